@@ -1,0 +1,41 @@
+-- The extension installs into schema acmetrace, its library matches its
+-- SQL version, and every user-facing object is documented.
+SET client_min_messages = warning;
+DROP EXTENSION IF EXISTS acmetrace CASCADE;
+DROP SCHEMA IF EXISTS acmetrace CASCADE;
+RESET client_min_messages;
+CREATE EXTENSION acmetrace;
+
+SELECT extname, extversion, extnamespace::regnamespace AS schema, extrelocatable
+  FROM pg_extension WHERE extname = 'acmetrace';
+SELECT acmetrace.version() = extversion AS library_matches_sql
+  FROM pg_extension WHERE extname = 'acmetrace';
+
+-- Every member object, in a locale-independent order.
+SELECT pg_describe_object(classid, objid, 0) COLLATE "C" AS member
+  FROM pg_depend
+ WHERE refclassid = 'pg_extension'::regclass AND deptype = 'e'
+   AND refobjid = (SELECT oid FROM pg_extension WHERE extname = 'acmetrace')
+ ORDER BY 1;
+
+-- Public functions and tables without a COMMENT (none expected); names
+-- starting with _ are internal.
+SELECT p.oid::regprocedure AS undocumented
+  FROM pg_proc p
+ WHERE p.pronamespace = 'acmetrace'::regnamespace AND p.proname !~ '^_'
+   AND obj_description(p.oid, 'pg_proc') IS NULL;
+SELECT c.relname AS undocumented_table
+  FROM pg_class c
+ WHERE c.relnamespace = 'acmetrace'::regnamespace AND c.relkind = 'r'
+   AND obj_description(c.oid, 'pg_class') IS NULL;
+
+-- No SECURITY DEFINER anywhere.
+SELECT count(*) AS security_definer_functions
+  FROM pg_proc WHERE pronamespace = 'acmetrace'::regnamespace AND prosecdef;
+
+-- The tables holding user data are dumped by pg_dump.
+SELECT extconfig::regclass[] AS dumped_tables
+  FROM pg_extension WHERE extname = 'acmetrace';
+
+DROP EXTENSION acmetrace;
+DROP SCHEMA acmetrace;

@@ -1,0 +1,13 @@
+/* main.c: runs every plain-C core test suite (TAP output). */
+#include "tap.h"
+
+int			tap_count = 0;
+int			tap_failed = 0;
+
+int
+main(void)
+{
+	test_csvsplit();
+	printf("1..%d\n", tap_count);
+	return tap_failed ? 1 : 0;
+}

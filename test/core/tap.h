@@ -1,0 +1,22 @@
+/* tap.h: minimal TAP output for the plain-C core tests. */
+#ifndef ACMETRACE_TAP_H
+#define ACMETRACE_TAP_H
+
+#include <stdio.h>
+
+extern int	tap_count;
+extern int	tap_failed;
+
+#define CHECK(cond, ...) \
+	do { \
+		tap_count++; \
+		if (cond) { printf("ok %d - ", tap_count); } \
+		else { tap_failed++; printf("not ok %d - ", tap_count); } \
+		printf(__VA_ARGS__); \
+		if (!(cond)) printf("  (%s:%d: %s)", __FILE__, __LINE__, #cond); \
+		printf("\n"); \
+	} while (0)
+
+void		test_csvsplit(void);
+
+#endif

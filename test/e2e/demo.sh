@@ -1,0 +1,9 @@
+#!/usr/bin/env bash
+# The setup command's demo prints the state breakdown and flags the Kalos rows.
+. "$(dirname "$0")/lib.sh"
+dropdb --if-exists e2e_demo && createdb e2e_demo || { bad "createdb"; exit 1; }
+cd "$ROOT"
+if PGDATABASE=e2e_demo psql -X -q -f tools/demo.sql >"$OUT/demo.txt" 2>&1; then ok "demo runs"; else bad "demo failed: $(cat "$OUT/demo.txt")"; fi
+grep -Eq '^ seren +\| COMPLETED +\| +1 \| +50\.0 \| +21544\.0 \| +95\.8$' "$OUT/demo.txt" && ok "demo shows seren COMPLETED row" || bad "demo output lacks the seren COMPLETED row"
+grep -Eq '^ kalos +\| duration_mismatch +\| +2 \|' "$OUT/demo.txt" && ok "demo shows the kalos duration mismatch" || bad "demo output lacks the kalos audit row"
+finish

@@ -1,0 +1,14 @@
+#!/usr/bin/env bash
+# Runs each end-to-end test against the current server and reports every
+# check it makes as a TAP-style line.
+cd "$(dirname "$0")"
+mkdir -p ../out
+for t in $(ls *.sh | grep -v -e '^lib.sh$' -e '^run_all.sh$' | sort); do
+    log="../out/e2e-${t%.sh}.log"
+    bash "$t" >"$log" 2>&1
+    rc=$?
+    sed -nE "s/^  ok: (.*)/ok - e2e\/${t%.sh}: \1/p; s/^  FAIL: (.*)/not ok - e2e\/${t%.sh}: \1/p" "$log"
+    if [ $rc -ne 0 ] && ! grep -q '^  FAIL: ' "$log"; then
+        echo "not ok - e2e/${t%.sh}: exited $rc"; sed 's/^/    /' "$log"
+    fi
+done

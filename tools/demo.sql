@@ -1,0 +1,19 @@
+-- The setup demo: load the bundled AcmeTrace and Helios samples exactly as
+-- the real files are loaded, then print a first analysis.
+\set ON_ERROR_STOP on
+\pset footer off
+CREATE EXTENSION IF NOT EXISTS acmetrace;
+\cd test/fixtures
+\copy acmetrace.trace_seren FROM 'acme_trace_seren_sample.csv' (FORMAT csv, HEADER match)
+\copy acmetrace.trace_kalos FROM 'acme_trace_kalos_sample.csv' (FORMAT csv, HEADER match)
+\copy acmetrace.helios_cluster_log FROM 'helios_cluster_log_sample.csv' (FORMAT csv, HEADER match)
+\echo
+\echo 'Final state of GPU jobs per cluster, by job count and by GPU time:'
+SELECT cluster, final_state, gpu_jobs,
+       round(100 * job_share::numeric, 1)      AS "% jobs",
+       gpu_time                                AS "GPU time (s)",
+       round(100 * gpu_time_share::numeric, 1) AS "% GPU time"
+  FROM acmetrace.state_breakdown();
+\echo 'Where the published rows disagree with their own timestamps:'
+SELECT cluster, anomaly, jobs, example_job_ids
+  FROM acmetrace.audit() WHERE jobs > 0;

@@ -1,0 +1,11 @@
+#!/usr/bin/env bash
+# One command from a fresh Debian 12 (as root): install dependencies, build
+# and install acmetrace, then run a demo analysis in a temporary cluster.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+bash tools/install-deps.sh
+make -s
+make -s install >/dev/null
+echo "setup: acmetrace $(sed -n "s/^default_version = '\(.*\)'/\1/p" acmetrace.control) installed into $(pg_config --pkglibdir)"
+# pg_virtualenv: a throw-away PostgreSQL 15 cluster for the demo.
+pg_virtualenv -v 15 psql -X -q -f tools/demo.sql
