@@ -1,6 +1,12 @@
 /*
  * csvsplit.c: split one CSV record into fields.  See csvsplit.h.
  */
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
 #include "csvsplit.h"
 
 const char *
@@ -104,4 +110,40 @@ at_csv_split(char *buf, size_t len, at_field *fields, size_t max_fields,
 	}
 	*nfields = n;
 	return AT_CSV_OK;
+}
+
+at_value_status
+at_parse_value(const char *s, size_t len, double *out)
+{
+	char		buf[64];
+	char	   *end;
+	size_t		i;
+	double		v;
+
+	while (len > 0 && (*s == ' ' || *s == '\t'))
+	{
+		s++;
+		len--;
+	}
+	while (len > 0 && (s[len - 1] == ' ' || s[len - 1] == '\t'))
+		len--;
+	if (len == 0)
+		return AT_VALUE_MISSING;
+	if ((len == 2 && strncasecmp(s, "NA", 2) == 0) || (len == 3 && strncasecmp(s, "NaN", 3) == 0))
+		return AT_VALUE_MISSING;
+	if (len >= sizeof(buf))
+		return AT_VALUE_INVALID;
+	/* strtod alone would take "inf", "0x1p3" and leading blanks */
+	for (i = 0; i < len; i++)
+		if (!((s[i] >= '0' && s[i] <= '9') || s[i] == '.' || s[i] == '-' ||
+			  s[i] == '+' || s[i] == 'e' || s[i] == 'E'))
+			return AT_VALUE_INVALID;
+	memcpy(buf, s, len);
+	buf[len] = '\0';
+	errno = 0;
+	v = strtod(buf, &end);
+	if (end != buf + len || errno == ERANGE || !isfinite(v))
+		return AT_VALUE_INVALID;
+	*out = v;
+	return AT_VALUE_OK;
 }

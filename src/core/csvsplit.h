@@ -38,4 +38,18 @@ extern at_csv_status at_csv_split(char *buf, size_t len,
 /* A short English description of a status, for error messages. */
 extern const char *at_csv_status_text(at_csv_status status);
 
+typedef enum at_value_status
+{
+	AT_VALUE_OK = 0,
+	AT_VALUE_MISSING,			/* empty, NA, NaN: no measurement */
+	AT_VALUE_INVALID			/* not a finite decimal number */
+} at_value_status;
+
+/*
+ * Parses one utilization cell: a finite decimal number, surrounding blanks
+ * allowed.  Empty cells and NA / NaN (any case) are MISSING; infinities,
+ * hexadecimal, overflow and anything else are INVALID.
+ */
+extern at_value_status at_parse_value(const char *s, size_t len, double *out);
+
 #endif

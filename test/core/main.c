@@ -8,6 +8,9 @@ int
 main(void)
 {
 	test_csvsplit();
+	test_parse_value();
+	test_jobgen();
+	test_utilgen();
 	printf("1..%d\n", tap_count);
 	return tap_failed ? 1 : 0;
 }

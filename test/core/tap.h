@@ -18,5 +18,8 @@ extern int	tap_failed;
 	} while (0)
 
 void		test_csvsplit(void);
+void		test_jobgen(void);
+void		test_parse_value(void);
+void		test_utilgen(void);
 
 #endif

@@ -81,3 +81,30 @@ test_csvsplit(void)
 		free(many);
 	}
 }
+
+void
+test_parse_value(void)
+{
+	double		v = -1;
+
+	CHECK(at_parse_value("8.101", 5, &v) == AT_VALUE_OK && v == 8.101, "decimal");
+	CHECK(at_parse_value(" 100.0 ", 7, &v) == AT_VALUE_OK && v == 100.0, "blanks around");
+	CHECK(at_parse_value("-1e3", 4, &v) == AT_VALUE_OK && v == -1000.0, "exponent and sign");
+	CHECK(at_parse_value("99.366666667", 12, &v) == AT_VALUE_OK && v == 99.366666667, "Philly precision");
+	CHECK(at_parse_value("", 0, &v) == AT_VALUE_MISSING, "empty is missing");
+	CHECK(at_parse_value("  ", 2, &v) == AT_VALUE_MISSING, "blank is missing");
+	CHECK(at_parse_value("NA", 2, &v) == AT_VALUE_MISSING && at_parse_value("na", 2, &v) == AT_VALUE_MISSING, "NA is missing");
+	CHECK(at_parse_value("NaN", 3, &v) == AT_VALUE_MISSING && at_parse_value("nan", 3, &v) == AT_VALUE_MISSING, "NaN is missing");
+	CHECK(at_parse_value("inf", 3, &v) == AT_VALUE_INVALID && at_parse_value("-Infinity", 9, &v) == AT_VALUE_INVALID, "infinity invalid");
+	CHECK(at_parse_value("0x1p3", 5, &v) == AT_VALUE_INVALID, "hex invalid");
+	CHECK(at_parse_value("1e999", 5, &v) == AT_VALUE_INVALID, "overflow invalid");
+	CHECK(at_parse_value("1.2.3", 5, &v) == AT_VALUE_INVALID, "two dots invalid");
+	CHECK(at_parse_value("12abc", 5, &v) == AT_VALUE_INVALID && at_parse_value("-", 1, &v) == AT_VALUE_INVALID, "junk invalid");
+	CHECK(at_parse_value("8.1019", 3, &v) == AT_VALUE_OK && v == 8.1, "reads only len bytes");
+	{
+		char		longnum[100];
+
+		memset(longnum, '1', sizeof longnum);
+		CHECK(at_parse_value(longnum, sizeof longnum, &v) == AT_VALUE_INVALID, "over-long cell invalid, no overflow");
+	}
+}

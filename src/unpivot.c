@@ -1,0 +1,194 @@
+/*
+ * unpivot.c: acmetrace.unpivot(header text, line text)
+ *              -> SETOF (ts timestamptz, series text, value float8)
+ *
+ * Turns one line of a wide utilization CSV (a time column, then one column
+ * per server or GPU) into long rows.  The parsed header is cached in
+ * fn_extra, so a query over a million lines splits a 2,600-column header
+ * once.  Splitting and number parsing are in src/core/csvsplit.c.
+ */
+#include "postgres.h"
+
+#include "fmgr.h"
+#include "funcapi.h"
+#include "utils/builtins.h"
+#include "utils/timestamp.h"
+#include "utils/tuplestore.h"
+
+#include "csvsplit.h"
+
+PG_FUNCTION_INFO_V1(acmetrace_unpivot);
+
+typedef struct unpivot_cache
+{
+	char	   *header;			/* the header's bytes, to recognize it again */
+	int			header_len;
+	int			ncols;
+	int			key_col;		/* Philly's machineId column, or -1 */
+	char	  **names;			/* column names, NUL-terminated */
+	Datum	   *series;			/* text Datums of names (value columns only) */
+	at_field   *fields;			/* room for ncols + 1 fields */
+	char	   *line;			/* scratch copy of the line, split in place */
+	int			line_cap;
+} unpivot_cache;
+
+static unpivot_cache *
+get_cache(FunctionCallInfo fcinfo, text *header)
+{
+	unpivot_cache *c = (unpivot_cache *) fcinfo->flinfo->fn_extra;
+	int			len = VARSIZE_ANY_EXHDR(header);
+	MemoryContext old;
+	char	   *copy;
+	size_t		nf,
+				pos,
+				max;
+	at_csv_status st;
+	int			i;
+
+	if (c != NULL && c->header_len == len && memcmp(c->header, VARDATA_ANY(header), len) == 0)
+		return c;
+
+	/* A new header: parse it into fn_mcxt, where it lives as long as the plan. */
+	old = MemoryContextSwitchTo(fcinfo->flinfo->fn_mcxt);
+	if (c == NULL)
+		c = palloc0(sizeof(unpivot_cache));
+	c->header = palloc(len + 1);
+	memcpy(c->header, VARDATA_ANY(header), len);
+	c->header_len = len;
+	copy = palloc(len + 1);
+	memcpy(copy, c->header, len);
+	max = (size_t) len / 2 + 2;	/* a CSV of len bytes has at most len/2+1 fields */
+	c->fields = palloc(sizeof(at_field) * max);
+	st = at_csv_split(copy, len, c->fields, max, &nf, &pos);
+	if (st != AT_CSV_OK)
+		ereport(ERROR,
+				(errcode(ERRCODE_BAD_COPY_FILE_FORMAT),
+				 errmsg("malformed header: %s at byte %zu", at_csv_status_text(st), pos + 1)));
+	if (nf < 2)
+		ereport(ERROR,
+				(errcode(ERRCODE_BAD_COPY_FILE_FORMAT),
+				 errmsg("header has %zu column, need a time column and at least one value column", nf),
+				 errhint("The header is the file's first line, e.g. Time,10.140.1.10,10.140.1.54")));
+	c->ncols = (int) nf;
+	c->key_col = -1;
+	c->names = palloc(sizeof(char *) * nf);
+	c->series = palloc(sizeof(Datum) * nf);
+	for (i = 0; i < c->ncols; i++)
+	{
+		c->names[i] = pnstrdup(c->fields[i].start, c->fields[i].len);
+		if (i > 0 && c->fields[i].len == 0)
+			ereport(ERROR,
+					(errcode(ERRCODE_BAD_COPY_FILE_FORMAT),
+					 errmsg("header column %d has no name", i + 1)));
+		if (i == 1 && strcmp(c->names[i], "machineId") == 0)
+			c->key_col = 1;
+		c->series[i] = i == 0 ? (Datum) 0 : CStringGetTextDatum(c->names[i]);
+	}
+	c->fields = repalloc(c->fields, sizeof(at_field) * (c->ncols + 1));
+	pfree(copy);
+	MemoryContextSwitchTo(old);
+	fcinfo->flinfo->fn_extra = c;
+	return c;
+}
+
+/* Error context: name the line being unpivoted by its first cell. */
+static void
+unpivot_context(void *arg)
+{
+	errcontext("acmetrace.unpivot, line at \"%s\"", (char *) arg);
+}
+
+Datum
+acmetrace_unpivot(PG_FUNCTION_ARGS)
+{
+	text	   *header = PG_GETARG_TEXT_PP(0);
+	text	   *line = PG_GETARG_TEXT_PP(1);
+	ReturnSetInfo *rsinfo = (ReturnSetInfo *) fcinfo->resultinfo;
+	unpivot_cache *c;
+	int			len = VARSIZE_ANY_EXHDR(line);
+	size_t		nf,
+				pos;
+	at_csv_status st;
+	char	   *ts_text;
+	Datum		values[3];
+	bool		nulls[3] = {false, false, false};
+	ErrorContextCallback errcb;
+	int			i;
+
+	InitMaterializedSRF(fcinfo, 0);
+	c = get_cache(fcinfo, header);
+
+	if (len + 1 > c->line_cap)
+	{
+		c->line = c->line ? repalloc(c->line, len + 1) : MemoryContextAlloc(fcinfo->flinfo->fn_mcxt, len + 1);
+		c->line_cap = len + 1;
+	}
+	memcpy(c->line, VARDATA_ANY(line), len);
+
+	st = at_csv_split(c->line, len, c->fields, c->ncols + 1, &nf, &pos);
+	/* the time cell, for messages: split stops at the first comma anyway */
+	ts_text = pnstrdup(VARDATA_ANY(line), Min(len, 64));
+	ts_text[strcspn(ts_text, ",\r\n")] = '\0';
+	if (st == AT_CSV_TOO_MANY_FIELDS)
+		nf = c->ncols + 2;		/* reported as "more than" below */
+	else if (st != AT_CSV_OK)
+		ereport(ERROR,
+				(errcode(ERRCODE_BAD_COPY_FILE_FORMAT),
+				 errmsg("malformed line at \"%s\": %s at byte %zu", ts_text, at_csv_status_text(st), pos + 1)));
+	/* one trailing comma (Philly) is an empty extra cell, not data */
+	if (nf == (size_t) c->ncols + 1 && st == AT_CSV_OK && c->fields[nf - 1].len == 0 && !c->fields[nf - 1].quoted)
+		nf--;
+	if (nf != (size_t) c->ncols)
+		ereport(ERROR,
+				(errcode(ERRCODE_BAD_COPY_FILE_FORMAT),
+				 errmsg("line at \"%s\" has %s%zu cells, the header has %d",
+						ts_text, nf > (size_t) c->ncols + 1 ? "more than " : "",
+						nf > (size_t) c->ncols + 1 ? (size_t) c->ncols + 1 : nf, c->ncols),
+				 errhint("Every line needs one cell per header column; leave a cell empty for a missing value.")));
+
+	errcb.callback = unpivot_context;
+	errcb.arg = ts_text;
+	errcb.previous = error_context_stack;
+	error_context_stack = &errcb;
+
+	/* PostgreSQL's own parser: offsets, zone names and abbreviations (PDT) */
+	c->line[c->fields[0].len + (c->fields[0].start - c->line)] = '\0';
+	values[0] = DirectFunctionCall3(timestamptz_in, CStringGetDatum(c->fields[0].start),
+									ObjectIdGetDatum(InvalidOid), Int32GetDatum(-1));
+
+	for (i = 1; i < c->ncols; i++)
+	{
+		double		v;
+
+		if (i == c->key_col)
+			continue;
+		switch (at_parse_value(c->fields[i].start, c->fields[i].len, &v))
+		{
+			case AT_VALUE_MISSING:
+				continue;		/* blank, NA, NaN: no row */
+			case AT_VALUE_INVALID:
+				ereport(ERROR,
+						(errcode(ERRCODE_INVALID_TEXT_REPRESENTATION),
+						 errmsg("invalid value \"%s\" in column \"%s\"",
+								pnstrdup(c->fields[i].start, Min(c->fields[i].len, 64)), c->names[i]),
+						 errhint("Cells are decimal numbers; empty, NA and NaN mean no measurement.")));
+				break;
+			case AT_VALUE_OK:
+				break;
+		}
+		if (c->key_col >= 0)
+		{
+			/* Philly: one series per machine and GPU column, "m29/gpu0_util" */
+			char	   *name = psprintf("%.*s/%s", (int) c->fields[c->key_col].len,
+										c->fields[c->key_col].start, c->names[i]);
+
+			values[1] = CStringGetTextDatum(name);
+		}
+		else
+			values[1] = c->series[i];
+		values[2] = Float8GetDatum(v);
+		tuplestore_putvalues(rsinfo->setResult, rsinfo->setDesc, values, nulls);
+	}
+	error_context_stack = errcb.previous;
+	return (Datum) 0;
+}
