@@ -1,14 +1,7 @@
 -- acmetrace.audit lists, per anomaly, how many jobs break the published
 -- rules and a few example ids.
-SET client_min_messages = warning;
-DROP EXTENSION IF EXISTS acmetrace CASCADE;
-DROP SCHEMA IF EXISTS acmetrace CASCADE;
-RESET client_min_messages;
-CREATE EXTENSION acmetrace;
-SET TimeZone = 'UTC';
-SET DateStyle = 'ISO, YMD';
 \getenv abs_srcdir PG_ABS_SRCDIR
-\cd :abs_srcdir/test/fixtures
+\i :abs_srcdir/test/regress_preamble.sql
 
 \copy acmetrace.trace_seren FROM 'acme_trace_seren_sample.csv' (FORMAT csv, HEADER match)
 \copy acmetrace.trace_kalos FROM 'acme_trace_kalos_sample.csv' (FORMAT csv, HEADER match)

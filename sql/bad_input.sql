@@ -1,14 +1,7 @@
 -- Every bad file gives an ERROR naming the line or the job id, and leaves
 -- acmetrace.jobs and acmetrace.clusters exactly as they were.
-SET client_min_messages = warning;
-DROP EXTENSION IF EXISTS acmetrace CASCADE;
-DROP SCHEMA IF EXISTS acmetrace CASCADE;
-RESET client_min_messages;
-CREATE EXTENSION acmetrace;
-SET TimeZone = 'UTC';
-SET DateStyle = 'ISO, YMD';
 \getenv abs_srcdir PG_ABS_SRCDIR
-\cd :abs_srcdir/test/fixtures
+\i :abs_srcdir/test/regress_preamble.sql
 
 \copy acmetrace.trace_seren FROM 'acme_trace_seren_sample.csv' (FORMAT csv, HEADER match)
 \copy acmetrace.trace_kalos FROM 'acme_trace_kalos_sample.csv' (FORMAT csv, HEADER match)

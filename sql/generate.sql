@@ -1,14 +1,7 @@
 -- Synthetic traces: deterministic, in the published shape, with the
 -- published marginals, and never over capacity.
-SET client_min_messages = warning;
-DROP EXTENSION IF EXISTS acmetrace CASCADE;
-DROP SCHEMA IF EXISTS acmetrace CASCADE;
-RESET client_min_messages;
-CREATE EXTENSION acmetrace;
-SET TimeZone = 'UTC';
-SET DateStyle = 'ISO, YMD';
 \getenv abs_srcdir PG_ABS_SRCDIR
-\cd :abs_srcdir/test/fixtures
+\i :abs_srcdir/test/regress_preamble.sql
 
 -- The first jobs, pinned: any change to the generator shows here.
 SELECT * FROM acmetrace.generate_jobs('seren', 5, 42);

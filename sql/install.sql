@@ -1,10 +1,7 @@
 -- The extension installs into schema acmetrace, its library matches its
 -- SQL version, and every user-facing object is documented.
-SET client_min_messages = warning;
-DROP EXTENSION IF EXISTS acmetrace CASCADE;
-DROP SCHEMA IF EXISTS acmetrace CASCADE;
-RESET client_min_messages;
-CREATE EXTENSION acmetrace;
+\getenv abs_srcdir PG_ABS_SRCDIR
+\i :abs_srcdir/test/regress_preamble.sql
 
 SELECT extname, extversion, extnamespace::regnamespace AS schema, extrelocatable
   FROM pg_extension WHERE extname = 'acmetrace';

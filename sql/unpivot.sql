@@ -1,13 +1,6 @@
 -- acmetrace.unpivot and the utilization loader.
-SET client_min_messages = warning;
-DROP EXTENSION IF EXISTS acmetrace CASCADE;
-DROP SCHEMA IF EXISTS acmetrace CASCADE;
-RESET client_min_messages;
-CREATE EXTENSION acmetrace;
-SET TimeZone = 'UTC';
-SET DateStyle = 'ISO, YMD';
 \getenv abs_srcdir PG_ABS_SRCDIR
-\cd :abs_srcdir/test/fixtures
+\i :abs_srcdir/test/regress_preamble.sql
 
 -- Cells: numbers, blanks, NA/NaN skipped, quotes, CRLF, trailing comma.
 SELECT * FROM acmetrace.unpivot('Time,a,b,c', '2023-07-01 08:00:00+08:00,1.5,,NA');
