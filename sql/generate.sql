@@ -78,7 +78,12 @@ SELECT acmetrace.load_generated('x', 'seren', NULL);
 \echo :LAST_ERROR_SQLSTATE
 SELECT acmetrace.load_generated('Bad Name', 'seren', 10);
 \echo :LAST_ERROR_SQLSTATE
+-- The caller's acmetrace.cluster survives load_generated.
+BEGIN;
+SET LOCAL acmetrace.cluster = 'mine';
+SELECT acmetrace.load_generated('gen_tiny', 'kalos', 3, 1);
 SHOW acmetrace.cluster;
+ROLLBACK;
 
 -- Wide utilization lines.
 SELECT * FROM acmetrace.generate_util(3, 4, 1, '2023-07-01 00:00:00+00', 15, 0.25);

@@ -12,6 +12,7 @@
 #include "fmgr.h"
 #include "funcapi.h"
 #include "utils/builtins.h"
+#include "utils/memutils.h"
 #include "utils/timestamp.h"
 #include "utils/tuplestore.h"
 
@@ -21,6 +22,7 @@ PG_FUNCTION_INFO_V1(acmetrace_unpivot);
 
 typedef struct unpivot_cache
 {
+	MemoryContext header_cxt;	/* everything parsed from the header */
 	char	   *header;			/* the header's bytes, to recognize it again */
 	int			header_len;
 	int			ncols;
@@ -29,7 +31,7 @@ typedef struct unpivot_cache
 	Datum	   *series;			/* text Datums of names (value columns only) */
 	at_field   *fields;			/* room for ncols + 1 fields */
 	char	   *line;			/* scratch copy of the line, split in place */
-	int			line_cap;
+	int			line_cap;		/* (line lives in fn_mcxt, across headers) */
 } unpivot_cache;
 
 static unpivot_cache *
@@ -48,15 +50,25 @@ get_cache(FunctionCallInfo fcinfo, text *header)
 	if (c != NULL && c->header_len == len && memcmp(c->header, VARDATA_ANY(header), len) == 0)
 		return c;
 
-	/* A new header: parse it into fn_mcxt, where it lives as long as the plan. */
-	old = MemoryContextSwitchTo(fcinfo->flinfo->fn_mcxt);
+	/*
+	 * A new header: parse it into a context of its own under fn_mcxt (which
+	 * lives as long as the plan), reset whenever the header changes.
+	 */
 	if (c == NULL)
-		c = palloc0(sizeof(unpivot_cache));
-	c->header = palloc(len + 1);
-	memcpy(c->header, VARDATA_ANY(header), len);
-	c->header_len = len;
+	{
+		c = MemoryContextAllocZero(fcinfo->flinfo->fn_mcxt, sizeof(unpivot_cache));
+		c->header_cxt = AllocSetContextCreate(fcinfo->flinfo->fn_mcxt, "acmetrace unpivot header",
+											  ALLOCSET_SMALL_SIZES);
+		fcinfo->flinfo->fn_extra = c;
+	}
+	else
+		MemoryContextReset(c->header_cxt);
+	/* invalid until the parse below succeeds */
+	c->header_len = -1;
+	c->ncols = 0;
+	old = MemoryContextSwitchTo(c->header_cxt);
 	copy = palloc(len + 1);
-	memcpy(copy, c->header, len);
+	memcpy(copy, VARDATA_ANY(header), len);
 	max = (size_t) len / 2 + 2;	/* a CSV of len bytes has at most len/2+1 fields */
 	c->fields = palloc(sizeof(at_field) * max);
 	st = at_csv_split(copy, len, c->fields, max, &nf, &pos);
@@ -69,11 +81,10 @@ get_cache(FunctionCallInfo fcinfo, text *header)
 				(errcode(ERRCODE_BAD_COPY_FILE_FORMAT),
 				 errmsg("header has %zu column, need a time column and at least one value column", nf),
 				 errhint("The header is the file's first line, e.g. Time,10.140.1.10,10.140.1.54")));
-	c->ncols = (int) nf;
 	c->key_col = -1;
 	c->names = palloc(sizeof(char *) * nf);
 	c->series = palloc(sizeof(Datum) * nf);
-	for (i = 0; i < c->ncols; i++)
+	for (i = 0; i < (int) nf; i++)
 	{
 		c->names[i] = pnstrdup(c->fields[i].start, c->fields[i].len);
 		if (i > 0 && c->fields[i].len == 0)
@@ -84,10 +95,13 @@ get_cache(FunctionCallInfo fcinfo, text *header)
 			c->key_col = 1;
 		c->series[i] = i == 0 ? (Datum) 0 : CStringGetTextDatum(c->names[i]);
 	}
-	c->fields = repalloc(c->fields, sizeof(at_field) * (c->ncols + 1));
+	c->fields = repalloc(c->fields, sizeof(at_field) * (nf + 1));
 	pfree(copy);
+	c->ncols = (int) nf;
+	c->header = palloc(len + 1);
+	memcpy(c->header, VARDATA_ANY(header), len);
+	c->header_len = len;
 	MemoryContextSwitchTo(old);
-	fcinfo->flinfo->fn_extra = c;
 	return c;
 }
 

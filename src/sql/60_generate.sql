@@ -24,6 +24,7 @@ LANGUAGE plpgsql
 AS $$
 DECLARE
     loaded bigint;
+    saved  text := current_setting('acmetrace.cluster', true);
 BEGIN
     IF cluster IS NULL OR profile IS NULL OR n IS NULL OR seed IS NULL THEN
         RAISE EXCEPTION 'load_generated arguments must not be NULL'
@@ -35,7 +36,7 @@ BEGIN
     UPDATE acmetrace.clusters c
        SET gpu_capacity = CASE profile WHEN 'seren' THEN 2288 WHEN 'kalos' THEN 2416 END
      WHERE c.cluster = load_generated.cluster AND c.gpu_capacity IS NULL;
-    PERFORM pg_catalog.set_config('acmetrace.cluster', '', true);
+    PERFORM pg_catalog.set_config('acmetrace.cluster', coalesce(saved, ''), true);
     RETURN loaded;
 END
 $$;
