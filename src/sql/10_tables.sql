@@ -56,6 +56,30 @@ COMMENT ON COLUMN acmetrace.jobs.vc IS 'Helios virtual cluster (NULL for other f
 SELECT pg_catalog.pg_extension_config_dump('acmetrace.clusters', '');
 SELECT pg_catalog.pg_extension_config_dump('acmetrace.jobs', '');
 
+-- The one check behind every "cluster is not loaded" error; returns its zone.
+CREATE FUNCTION acmetrace._cluster_zone(cluster text)
+RETURNS text
+LANGUAGE plpgsql STABLE
+AS $$
+DECLARE
+    tz text;
+BEGIN
+    SELECT c.time_zone INTO tz FROM acmetrace.clusters c WHERE c.cluster = _cluster_zone.cluster;
+    IF tz IS NULL THEN
+        RAISE EXCEPTION 'cluster "%" is not loaded', cluster
+            USING ERRCODE = 'undefined_object',
+                  HINT = 'SELECT cluster FROM acmetrace.clusters lists the loaded clusters.';
+    END IF;
+    RETURN tz;
+END
+$$;
+
+-- GPU capacity of the clusters DOMAIN.md documents (NULL for others).
+CREATE FUNCTION acmetrace._known_capacity(cluster text)
+RETURNS integer
+LANGUAGE sql IMMUTABLE PARALLEL SAFE
+AS $$ SELECT CASE cluster WHEN 'seren' THEN 2288 WHEN 'kalos' THEN 2416 END $$;
+
 CREATE FUNCTION acmetrace.drop_cluster(cluster text)
 RETURNS bigint
 LANGUAGE plpgsql STRICT
@@ -63,14 +87,10 @@ AS $$
 DECLARE
     n bigint;
 BEGIN
+    PERFORM acmetrace._cluster_zone(cluster);
     DELETE FROM acmetrace.jobs j WHERE j.cluster = drop_cluster.cluster;
     GET DIAGNOSTICS n = ROW_COUNT;
     DELETE FROM acmetrace.clusters c WHERE c.cluster = drop_cluster.cluster;
-    IF n = 0 AND NOT FOUND THEN
-        RAISE EXCEPTION 'cluster "%" is not loaded', cluster
-            USING ERRCODE = 'undefined_object',
-                  HINT = 'SELECT cluster FROM acmetrace.clusters lists the loaded clusters.';
-    END IF;
     RETURN n;
 END
 $$;

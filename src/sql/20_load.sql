@@ -99,7 +99,7 @@ BEGIN
 
     INSERT INTO acmetrace.clusters AS c (cluster, source_format, gpu_capacity, time_zone)
     VALUES (cl, fmt,
-            CASE cl WHEN 'seren' THEN 2288 WHEN 'kalos' THEN 2416 END,
+            acmetrace._known_capacity(cl),
             tz)
     ON CONFLICT ON CONSTRAINT clusters_pkey DO NOTHING;
 

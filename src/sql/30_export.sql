@@ -4,23 +4,11 @@
 -- style; numeric columns keep their published scale ("10.0").
 
 -- Sets TimeZone to the cluster's zone for the rest of the calling function
--- (whose SET clause restores it) and checks the cluster exists.
+-- (whose SET clause restores it); errors if the cluster is not loaded.
 CREATE FUNCTION acmetrace._use_cluster_zone(cluster text)
 RETURNS void
-LANGUAGE plpgsql
-AS $$
-DECLARE
-    tz text;
-BEGIN
-    SELECT c.time_zone INTO tz FROM acmetrace.clusters c WHERE c.cluster = _use_cluster_zone.cluster;
-    IF tz IS NULL THEN
-        RAISE EXCEPTION 'cluster "%" is not loaded', cluster
-            USING ERRCODE = 'undefined_object',
-                  HINT = 'SELECT cluster FROM acmetrace.clusters lists the loaded clusters.';
-    END IF;
-    PERFORM pg_catalog.set_config('TimeZone', tz, true);
-END
-$$;
+LANGUAGE sql
+AS $$ SELECT NULL FROM pg_catalog.set_config('TimeZone', acmetrace._cluster_zone(cluster), true) $$;
 
 CREATE FUNCTION acmetrace.trace_seren_csv(cluster text)
 RETURNS TABLE (job_id text, "user" text, node_num integer, gpu_num integer, cpu_num integer,

@@ -64,10 +64,8 @@ BEGIN
         RAISE EXCEPTION 'examples must be >= 0, got %', coalesce(examples::text, 'NULL')
             USING ERRCODE = 'invalid_parameter_value';
     END IF;
-    IF in_cluster IS NOT NULL AND NOT EXISTS (SELECT 1 FROM acmetrace.clusters c WHERE c.cluster = in_cluster) THEN
-        RAISE EXCEPTION 'cluster "%" is not loaded', in_cluster
-            USING ERRCODE = 'undefined_object',
-                  HINT = 'SELECT cluster FROM acmetrace.clusters lists the loaded clusters.';
+    IF in_cluster IS NOT NULL THEN
+        PERFORM acmetrace._cluster_zone(in_cluster);
     END IF;
 
     -- One scan for every count, then examples only for non-zero checks.

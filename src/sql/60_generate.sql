@@ -34,7 +34,7 @@ BEGIN
     INSERT INTO acmetrace.trace_seren SELECT * FROM acmetrace.generate_jobs(profile, n, seed);
     GET DIAGNOSTICS loaded = ROW_COUNT;
     UPDATE acmetrace.clusters c
-       SET gpu_capacity = CASE profile WHEN 'seren' THEN 2288 WHEN 'kalos' THEN 2416 END
+       SET gpu_capacity = acmetrace._known_capacity(profile)
      WHERE c.cluster = load_generated.cluster AND c.gpu_capacity IS NULL;
     PERFORM pg_catalog.set_config('acmetrace.cluster', coalesce(saved, ''), true);
     RETURN loaded;
