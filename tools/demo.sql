@@ -19,3 +19,8 @@ SELECT cluster, final_state, gpu_jobs,
 \echo 'Where the published rows disagree with their own timestamps:'
 SELECT cluster, anomaly, jobs, example_job_ids
   FROM acmetrace.audit() WHERE jobs > 0;
+\echo 'Queueing delay of Eval and Pretrain GPU jobs by cluster occupancy when they arrived (synth):'
+SELECT type, bin, gpus_from::int AS "GPUs from", gpus_to::int AS "GPUs to", jobs,
+       round(mean_queue_s::numeric) AS "mean queue (s)", round(median_queue_s::numeric, 1) AS "median (s)", round(p90_queue_s::numeric, 1) AS "p90 (s)"
+  FROM acmetrace.queue_by_occupancy('synth', 5)
+ WHERE type IN ('Eval', 'Pretrain');

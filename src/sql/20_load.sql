@@ -174,6 +174,9 @@ BEGIN
                   HINT = format('To reload it run SELECT acmetrace.drop_cluster(%L) first; to load it beside the loaded one, SET acmetrace.cluster to another name.', cl);
     END;
     EXECUTE format('DELETE FROM %I.%I', TG_TABLE_SCHEMA, TG_TABLE_NAME);
+    -- Fresh statistics: without them the planner takes a just-loaded jobs
+    -- table for a few rows and may re-run an aggregate per joined row.
+    ANALYZE acmetrace.jobs;
     RETURN NULL;
 END
 $$;

@@ -11,6 +11,7 @@ main(void)
 	test_parse_value();
 	test_jobgen();
 	test_utilgen();
+	test_occupancy();
 	printf("1..%d\n", tap_count);
 	return tap_failed ? 1 : 0;
 }

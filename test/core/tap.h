@@ -19,6 +19,7 @@ extern int	tap_failed;
 
 void		test_csvsplit(void);
 void		test_jobgen(void);
+void		test_occupancy(void);
 void		test_parse_value(void);
 void		test_utilgen(void);
 

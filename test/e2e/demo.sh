@@ -7,4 +7,5 @@ if PGDATABASE=e2e_demo psql -X -q -f tools/demo.sql >"$OUT/demo.txt" 2>&1; then 
 grep -Eq '^ seren +\| COMPLETED +\| +1 \| +50\.0 \| +21544\.0 \| +95\.8$' "$OUT/demo.txt" && ok "demo shows seren COMPLETED row" || bad "demo output lacks the seren COMPLETED row"
 grep -Eq '^ kalos +\| duration_mismatch +\| +2 \|' "$OUT/demo.txt" && ok "demo shows the kalos duration mismatch" || bad "demo output lacks the kalos audit row"
 grep -Eq '^ synth +\| CANCELLED +\| +4860 \| +7\.5 \|' "$OUT/demo.txt" && ok "demo shows the synthetic cluster" || bad "demo output lacks the synth rows"
+grep -Eq '^ Pretrain +\| +1 \| +0 \| +458 \| +549 \|' "$OUT/demo.txt" && ok "demo shows queueing delay by occupancy" || bad "demo output lacks the occupancy rows"
 finish

@@ -1,0 +1,589 @@
+/*
+ * occupancy.c: the GPU occupancy sweep (see occupancy.h).
+ */
+#include "occupancy.h"
+
+#include <string.h>
+
+at_occ_row
+at_occ_classify(int64_t start, int has_end, int64_t end, int32_t gpus, at_occ_job *out)
+{
+	if (!has_end)
+		end = AT_OCC_NOEND;
+	if (gpus < 0)
+		return AT_OCC_ROW_NEGATIVE_GPUS;
+	if (end < start)
+		return AT_OCC_ROW_END_BEFORE_START;
+	/* [start, start) is empty; a start at infinity is always empty */
+	if (gpus == 0 || end == start)
+		return AT_OCC_ROW_SKIP;
+	out->start = start;
+	out->end = end;
+	out->gpus = gpus;
+	out->unused = 0;
+	return AT_OCC_ROW_ADD;
+}
+
+size_t
+at_occ_start_events(const at_occ_job *jobs, size_t n, at_occ_step *ev)
+{
+	size_t		i;
+
+	for (i = 0; i < n; i++)
+	{
+		ev[i].t = jobs[i].start;
+		ev[i].gpus = jobs[i].gpus;
+	}
+	return n;
+}
+
+size_t
+at_occ_end_events(const at_occ_job *jobs, size_t n, at_occ_step *ev)
+{
+	size_t		k = 0;
+	size_t		i;
+
+	for (i = 0; i < n; i++)
+	{
+		/* a release at infinity never happens */
+		if (jobs[i].end != AT_OCC_NOEND)
+		{
+			ev[k].t = jobs[i].end;
+			ev[k].gpus = jobs[i].gpus;
+			k++;
+		}
+	}
+	return k;
+}
+
+void
+at_occ_list_fill(at_occ_list *dst, const at_occ_step *ev, size_t n)
+{
+	size_t		i;
+
+	for (i = 0; i < n; i++)
+	{
+		dst->t[i] = ev[i].t;
+		dst->g[i] = (int32_t) ev[i].gpus;
+	}
+	dst->n = n;
+}
+
+void
+at_occ_list_merge(const at_occ_list *a, const at_occ_list *b, at_occ_list *out)
+{
+	size_t		i = 0,
+				j = 0,
+				k = 0;
+
+	while (i < a->n && j < b->n)
+	{
+		if (b->t[j] < a->t[i])
+		{
+			out->t[k] = b->t[j];
+			out->g[k++] = b->g[j++];
+		}
+		else
+		{
+			out->t[k] = a->t[i];
+			out->g[k++] = a->g[i++];
+		}
+	}
+	for (; i < a->n; i++, k++)
+	{
+		out->t[k] = a->t[i];
+		out->g[k] = a->g[i];
+	}
+	for (; j < b->n; j++, k++)
+	{
+		out->t[k] = b->t[j];
+		out->g[k] = b->g[j];
+	}
+	out->n = k;
+}
+
+long long
+at_occ_sweep_lists(const at_occ_list *starts, const at_occ_list *ends, at_occ_step *out)
+{
+	size_t		i = 0,
+				j = 0;
+	long long	k = 0;
+	int64_t		level = 0;
+
+	while (i < starts->n || j < ends->n)
+	{
+		int64_t		t,
+					delta = 0;
+
+		if (j >= ends->n || (i < starts->n && starts->t[i] < ends->t[j]))
+			t = starts->t[i];
+		else
+			t = ends->t[j];
+		while (j < ends->n && ends->t[j] == t)
+			delta -= ends->g[j++];
+		if (level + delta < 0)
+			return -1;
+		while (i < starts->n && starts->t[i] == t)
+			delta += starts->g[i++];
+		if (delta != 0)
+		{
+			level += delta;
+			if (out)
+			{
+				out[k].t = t;
+				out[k].gpus = level;
+			}
+			k++;
+		}
+	}
+	return k;
+}
+
+int
+at_occ_step_cmp(const void *a, const void *b)
+{
+	int64_t		x = ((const at_occ_step *) a)->t;
+	int64_t		y = ((const at_occ_step *) b)->t;
+
+	return (x > y) - (x < y);
+}
+
+int
+at_occ_level_cmp(const void *a, const void *b)
+{
+	int64_t		x = ((const at_occ_level *) a)->gpus;
+	int64_t		y = ((const at_occ_level *) b)->gpus;
+
+	return (x > y) - (x < y);
+}
+
+const char *
+at_occ_check(const at_occ_step *s, size_t n, int64_t tmin, int64_t tmax, size_t *bad)
+{
+	int64_t		prev = 0;
+	size_t		i;
+
+	for (i = 0; i < n; i++)
+	{
+		*bad = i;
+		if (s[i].t == AT_OCC_NOEND)
+			return "a step at infinity never happens";
+		if (s[i].t != AT_OCC_NOBEGIN && (s[i].t < tmin || s[i].t >= tmax))
+			return "time out of range";
+		if (i > 0 && s[i].t <= s[i - 1].t)
+			return "times must be strictly increasing";
+		if (s[i].gpus < 0)
+			return "GPU count must not be negative";
+		if (s[i].gpus == prev)
+			return "level equals the previous level (not canonical)";
+		prev = s[i].gpus;
+	}
+	return NULL;
+}
+
+int64_t
+at_occ_at(const at_occ_step *s, size_t n, int64_t t)
+{
+	size_t		lo = 0,
+				hi = n;
+
+	/* find the first step later than t; the one before it holds at t */
+	while (lo < hi)
+	{
+		size_t		mid = lo + (hi - lo) / 2;
+
+		if (s[mid].t <= t)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo == 0 ? 0 : s[lo - 1].gpus;
+}
+
+int64_t
+at_occ_at_hint(const at_occ_step *s, size_t n, int64_t t, size_t *hint)
+{
+	size_t		h = *hint < n ? *hint : n;
+	size_t		lo,
+				hi,
+				d = 1;
+
+	/* f, the first step later than t, is in [lo, hi]: gallop from the hint */
+	if (h < n && s[h].t <= t)
+	{
+		lo = h + 1;
+		while (lo + d - 1 < n && s[lo + d - 1].t <= t)
+		{
+			lo += d;
+			d *= 2;
+		}
+		hi = lo + d - 1 < n ? lo + d - 1 : n;
+	}
+	else if (h > 0 && s[h - 1].t > t)
+	{
+		hi = h - 1;
+		while (hi >= d && s[hi - d].t > t)
+		{
+			hi -= d;
+			d *= 2;
+		}
+		lo = hi >= d ? hi - d + 1 : 0;
+	}
+	else
+		lo = hi = h;
+	while (lo < hi)
+	{
+		size_t		mid = lo + (hi - lo) / 2;
+
+		if (s[mid].t <= t)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	*hint = lo;
+	return lo == 0 ? 0 : s[lo - 1].gpus;
+}
+
+int64_t
+at_occ_peak(const at_occ_step *s, size_t n)
+{
+	int64_t		peak = 0;
+	size_t		i;
+
+	for (i = 0; i < n; i++)
+		if (s[i].gpus > peak)
+			peak = s[i].gpus;
+	return peak;
+}
+
+static uint64_t
+mix64(uint64_t z)
+{
+	z = (z ^ (z >> 30)) * UINT64_C(0xbf58476d1ce4e5b9);
+	z = (z ^ (z >> 27)) * UINT64_C(0x94d049bb133111eb);
+	return z ^ (z >> 31);
+}
+
+uint64_t
+at_occ_fingerprint(const at_occ_step *s, size_t n)
+{
+	uint64_t	h = mix64((uint64_t) n + UINT64_C(0x9e3779b97f4a7c15));
+	size_t		i;
+
+	for (i = 0; i < n; i++)
+	{
+		h = mix64(h ^ (uint64_t) s[i].t);
+		h = mix64(h + (uint64_t) s[i].gpus);
+	}
+	return h;
+}
+
+/* Index of the first step later than t. */
+static size_t
+first_after(const at_occ_step *s, size_t n, int64_t t)
+{
+	size_t		lo = 0,
+				hi = n;
+
+	while (lo < hi)
+	{
+		size_t		mid = lo + (hi - lo) / 2;
+
+		if (s[mid].t <= t)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+size_t
+at_occ_segments_max(const at_occ_step *s, size_t n, int64_t from, int64_t to)
+{
+	return first_after(s, n, to) - first_after(s, n, from) + 1;
+}
+
+size_t
+at_occ_segments(const at_occ_step *s, size_t n, int64_t from, int64_t to, at_occ_level *out)
+{
+	size_t		i = first_after(s, n, from);
+	int64_t		level = i == 0 ? 0 : s[i - 1].gpus;
+	int64_t		cur = from;
+	size_t		k = 0;
+
+	/* from <= cur < t <= to for every segment: the differences fit */
+	for (; i < n && s[i].t < to; i++)
+	{
+		out[k].gpus = level;
+		out[k].usec = s[i].t - cur;
+		k++;
+		cur = s[i].t;
+		level = s[i].gpus;
+	}
+	out[k].gpus = level;
+	out[k].usec = to - cur;
+	return k + 1;
+}
+
+size_t
+at_occ_merge_levels(at_occ_level *lv, size_t n)
+{
+	size_t		out = 0;
+	size_t		i;
+
+	for (i = 0; i < n; i++)
+	{
+		if (out > 0 && lv[out - 1].gpus == lv[i].gpus)
+			lv[out - 1].usec += lv[i].usec;
+		else
+			lv[out++] = lv[i];
+	}
+	return out;
+}
+
+double
+at_occ_integral(const at_occ_step *s, size_t n, int64_t from, int64_t to)
+{
+	size_t		i = first_after(s, n, from);
+	int64_t		level = i == 0 ? 0 : s[i - 1].gpus;
+	int64_t		cur = from;
+	double		sum = 0;
+
+	for (; i < n && s[i].t < to; i++)
+	{
+		sum += (double) level * (double) (s[i].t - cur);
+		cur = s[i].t;
+		level = s[i].gpus;
+	}
+	return sum + (double) level * (double) (to - cur);
+}
+
+/* ---- serialized aggregate state ---- */
+
+static void
+put_be64(uint8_t *p, uint64_t v)
+{
+	int			i;
+
+	for (i = 7; i >= 0; i--)
+	{
+		p[i] = (uint8_t) v;
+		v >>= 8;
+	}
+}
+
+static uint64_t
+get_be64(const uint8_t *p)
+{
+	uint64_t	v = 0;
+	int			i;
+
+	for (i = 0; i < 8; i++)
+		v = (v << 8) | p[i];
+	return v;
+}
+
+size_t
+at_occ_state_size(size_t nstarts, size_t nends)
+{
+	return AT_OCC_STATE_HEADER + (nstarts + nends) * AT_OCC_STATE_ENTRY;
+}
+
+static uint8_t *
+put_list(uint8_t *p, const at_occ_list *l)
+{
+	size_t		i;
+
+	for (i = 0; i < l->n; i++, p += AT_OCC_STATE_ENTRY)
+	{
+		uint32_t	g = (uint32_t) l->g[i];
+
+		put_be64(p, (uint64_t) l->t[i]);
+		p[8] = (uint8_t) (g >> 24);
+		p[9] = (uint8_t) (g >> 16);
+		p[10] = (uint8_t) (g >> 8);
+		p[11] = (uint8_t) g;
+	}
+	return p;
+}
+
+void
+at_occ_state_write(uint8_t *buf, const at_occ_list *starts, const at_occ_list *ends)
+{
+	buf[0] = AT_OCC_STATE_VERSION;
+	buf[1] = buf[2] = buf[3] = 0;
+	put_be64(buf + 4, starts->n);
+	put_be64(buf + 12, ends->n);
+	put_list(put_list(buf + AT_OCC_STATE_HEADER, starts), ends);
+}
+
+const char *
+at_occ_state_open(const uint8_t *buf, size_t len, size_t *nstarts, size_t *nends)
+{
+	uint64_t	ns,
+				ne,
+				room;
+
+	if (len < AT_OCC_STATE_HEADER)
+		return "shorter than its header";
+	if (buf[0] != AT_OCC_STATE_VERSION)
+		return "unknown version";
+	if (buf[1] | buf[2] | buf[3])
+		return "reserved bytes are not zero";
+	ns = get_be64(buf + 4);
+	ne = get_be64(buf + 12);
+	room = (len - AT_OCC_STATE_HEADER) / AT_OCC_STATE_ENTRY;
+	if (ns > room || ne > room - ns ||
+		len != AT_OCC_STATE_HEADER + (ns + ne) * AT_OCC_STATE_ENTRY)
+		return "length does not match the event counts";
+	*nstarts = (size_t) ns;
+	*nends = (size_t) ne;
+	return NULL;
+}
+
+static const uint8_t *
+get_list(const uint8_t *p, at_occ_list *l, size_t n)
+{
+	size_t		i;
+
+	for (i = 0; i < n; i++, p += AT_OCC_STATE_ENTRY)
+	{
+		l->t[i] = (int64_t) get_be64(p);
+		l->g[i] = (int32_t) (((uint32_t) p[8] << 24) | ((uint32_t) p[9] << 16) |
+							 ((uint32_t) p[10] << 8) | p[11]);
+	}
+	l->n = n;
+	return p;
+}
+
+void
+at_occ_state_read(const uint8_t *buf, at_occ_list *starts, at_occ_list *ends)
+{
+	size_t		ns = (size_t) get_be64(buf + 4);
+	size_t		ne = (size_t) get_be64(buf + 12);
+
+	get_list(get_list(buf + AT_OCC_STATE_HEADER, starts, ns), ends, ne);
+}
+
+static const char *
+check_list(const at_occ_list *l, int64_t tmin, int64_t tmax, int is_start)
+{
+	size_t		i;
+
+	for (i = 0; i < l->n; i++)
+	{
+		int64_t		t = l->t[i];
+
+		if (l->g[i] <= 0)
+			return "job with no GPUs";
+		if (i > 0 && t < l->t[i - 1])
+			return "events out of order";
+		if (t == AT_OCC_NOEND || (t == AT_OCC_NOBEGIN && !is_start))
+			return "infinite event time";
+		if (t != AT_OCC_NOBEGIN && (t < tmin || t >= tmax))
+			return "event time out of range";
+	}
+	return NULL;
+}
+
+const char *
+at_occ_lists_check(const at_occ_list *starts, const at_occ_list *ends, int64_t tmin, int64_t tmax)
+{
+	const char *msg;
+
+	if (ends->n > starts->n)
+		return "more ends than starts";
+	if ((msg = check_list(starts, tmin, tmax, 1)) != NULL ||
+		(msg = check_list(ends, tmin, tmax, 0)) != NULL)
+		return msg;
+	if (at_occ_sweep_lists(starts, ends, NULL) < 0)
+		return "GPUs released before they were allocated";
+	return NULL;
+}
+
+/* ---- text form ---- */
+
+static size_t
+skip_ws(const char *s, size_t len, size_t i)
+{
+	while (i < len && (s[i] == ' ' || s[i] == '\t' || s[i] == '\n' || s[i] == '\r'))
+		i++;
+	return i;
+}
+
+const char *
+at_occ_parse_text(const char *s, size_t len, at_occ_pair_fn pair, void *arg, size_t *errpos)
+{
+	size_t		i = skip_ws(s, len, 0);
+	int			first = 1;
+
+#define FAIL(msg) do { *errpos = i; return (msg); } while (0)
+	if (i >= len || s[i] != '[')
+		FAIL("expected \"[\"");
+	i = skip_ws(s, len, i + 1);
+	for (;;)
+	{
+		size_t		ts,
+					ts_len;
+		uint64_t	v = 0;
+		int			neg = 0,
+					digits = 0;
+
+		if (i < len && s[i] == ']' && first)
+			break;
+		if (!first)
+		{
+			if (i < len && s[i] == ']')
+				break;
+			if (i >= len || s[i] != ',')
+				FAIL("expected \",\" or \"]\"");
+			i = skip_ws(s, len, i + 1);
+		}
+		first = 0;
+		if (i >= len || s[i] != '[')
+			FAIL("expected \"[\" opening a [time, gpus] pair");
+		i = skip_ws(s, len, i + 1);
+		if (i >= len || s[i] != '"')
+			FAIL("expected a quoted timestamp");
+		ts = ++i;
+		while (i < len && s[i] != '"')
+		{
+			if (s[i] == '\\' || (unsigned char) s[i] < 0x20)
+				FAIL("escapes and control characters are not allowed in a timestamp");
+			i++;
+		}
+		if (i >= len)
+			FAIL("unterminated timestamp");
+		ts_len = i - ts;
+		i = skip_ws(s, len, i + 1);
+		if (i >= len || s[i] != ',')
+			FAIL("expected \",\" after the timestamp");
+		i = skip_ws(s, len, i + 1);
+		if (i < len && s[i] == '-')
+		{
+			neg = 1;
+			i++;
+		}
+		while (i < len && s[i] >= '0' && s[i] <= '9')
+		{
+			if (v > (UINT64_C(9223372036854775807) - (uint64_t) (s[i] - '0')) / 10)
+				FAIL("GPU count out of range");
+			v = v * 10 + (uint64_t) (s[i] - '0');
+			i++;
+			digits++;
+		}
+		if (digits == 0)
+			FAIL("expected an integer GPU count");
+		i = skip_ws(s, len, i);
+		if (i >= len || s[i] != ']')
+			FAIL("expected \"]\" closing the pair");
+		/* negative counts are parsed so the check can name them */
+		pair(arg, s + ts, ts_len, neg ? -(int64_t) v : (int64_t) v);
+		i = skip_ws(s, len, i + 1);
+	}
+	i = skip_ws(s, len, i + 1);
+	if (i != len)
+		FAIL("unexpected text after \"]\"");
+#undef FAIL
+	return NULL;
+}

@@ -1,0 +1,163 @@
+/*
+ * occupancy.h: the GPU occupancy sweep, as plain C.
+ *
+ * A job holds `gpus` GPUs over [start, end).  The occupancy of a set of jobs
+ * is a step function: a sorted array of steps (t, gpus), each giving the
+ * number of GPUs allocated from t until the next step; before the first step
+ * it is 0.  Times are PostgreSQL timestamptz values (microseconds since
+ * 2000-01-01 UTC), with INT64_MIN and INT64_MAX for -infinity and infinity.
+ *
+ * Canonical form (the only form the type accepts): times strictly
+ * increasing and never +infinity, levels >= 0, each level different from
+ * the one before it (starting from 0).
+ */
+#ifndef ACMETRACE_OCCUPANCY_H
+#define ACMETRACE_OCCUPANCY_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#define AT_OCC_NOBEGIN	INT64_MIN	/* timestamptz '-infinity' */
+#define AT_OCC_NOEND	INT64_MAX	/* timestamptz 'infinity' */
+
+/* One job in the aggregate's state: 24 bytes. */
+typedef struct at_occ_job
+{
+	int64_t		start;
+	int64_t		end;			/* AT_OCC_NOEND: still running */
+	int32_t		gpus;			/* > 0 */
+	int32_t		unused;
+} at_occ_job;
+
+/* A step (t, gpus); the sweep also uses it for events (t, delta). */
+typedef struct at_occ_step
+{
+	int64_t		t;
+	int64_t		gpus;
+} at_occ_step;
+
+/* Time spent at one level of the step function. */
+typedef struct at_occ_level
+{
+	int64_t		gpus;
+	int64_t		usec;
+} at_occ_level;
+
+typedef enum at_occ_row
+{
+	AT_OCC_ROW_ADD,				/* *out holds the job */
+	AT_OCC_ROW_SKIP,			/* holds nothing: 0 GPUs or zero length */
+	AT_OCC_ROW_END_BEFORE_START,
+	AT_OCC_ROW_NEGATIVE_GPUS
+} at_occ_row;
+
+/* Classify one input row; has_end = 0 means the job is still running. */
+extern at_occ_row at_occ_classify(int64_t start, int has_end, int64_t end,
+								  int32_t gpus, at_occ_job *out);
+
+/* qsort comparators (by t; by gpus). */
+extern int	at_occ_step_cmp(const void *a, const void *b);
+extern int	at_occ_level_cmp(const void *a, const void *b);
+
+/*
+ * NULL if s[0..n) is canonical with finite times in [tmin, tmax) (or
+ * -infinity), else a message; *bad is the offending index.
+ */
+extern const char *at_occ_check(const at_occ_step *s, size_t n,
+								int64_t tmin, int64_t tmax, size_t *bad);
+
+/* GPUs allocated at instant t. */
+extern int64_t at_occ_at(const at_occ_step *s, size_t n, int64_t t);
+
+/*
+ * The same, searching from *hint (the index the previous call found, 0 at
+ * first) and updating it: O(1) when calls come in time order, O(log n)
+ * at worst.
+ */
+extern int64_t at_occ_at_hint(const at_occ_step *s, size_t n, int64_t t, size_t *hint);
+
+/* Highest level (0 for an empty function). */
+extern int64_t at_occ_peak(const at_occ_step *s, size_t n);
+
+/* A 64-bit fingerprint of the steps (the type stores it; caches key on it). */
+extern uint64_t at_occ_fingerprint(const at_occ_step *s, size_t n);
+
+/*
+ * Time spent at each level over [from, to) (from < to, both finite): writes
+ * segments to out (room for at_occ_segments_max()), returns their count.
+ * Sort them with at_occ_level_cmp and merge with at_occ_merge_levels.
+ */
+extern size_t at_occ_segments_max(const at_occ_step *s, size_t n, int64_t from, int64_t to);
+extern size_t at_occ_segments(const at_occ_step *s, size_t n, int64_t from, int64_t to,
+							  at_occ_level *out);
+extern size_t at_occ_merge_levels(at_occ_level *lv, size_t n);
+
+/* Integral of the step function over [from, to), in GPU-microseconds. */
+extern double at_occ_integral(const at_occ_step *s, size_t n, int64_t from, int64_t to);
+
+/*
+ * Sorted event lists, struct of arrays (12 bytes an entry): starts holds
+ * (start, gpus) of every job, ends (end, gpus) of every job that ends.
+ * Partial aggregates sort their own lists, so combining is a merge.
+ */
+typedef struct at_occ_list
+{
+	int64_t    *t;				/* non-decreasing */
+	int32_t    *g;				/* > 0 */
+	size_t		n;
+} at_occ_list;
+
+/* Jobs' start events / end events (gpus widened), to be sorted by t. */
+extern size_t at_occ_start_events(const at_occ_job *jobs, size_t n, at_occ_step *ev);
+extern size_t at_occ_end_events(const at_occ_job *jobs, size_t n, at_occ_step *ev);
+
+/* Copy sorted events into a list with room for n. */
+extern void at_occ_list_fill(at_occ_list *dst, const at_occ_step *ev, size_t n);
+
+/* Merge sorted lists a and b into out (room for a->n + b->n). */
+extern void at_occ_list_merge(const at_occ_list *a, const at_occ_list *b, at_occ_list *out);
+
+/*
+ * Sweep sorted starts and ends into canonical steps (room for starts->n +
+ * ends->n; out may be NULL to only check).  At each instant the releases
+ * count before the allocations.  Returns the step count, or -1 if the level
+ * would go negative, which only malformed lists can make it do.
+ */
+extern long long at_occ_sweep_lists(const at_occ_list *starts, const at_occ_list *ends,
+									at_occ_step *out);
+
+/*
+ * Serialized aggregate state: a version byte, three zero bytes, the start
+ * and end counts (uint64 each), then starts and ends as (int64 time, int32
+ * gpus), all big-endian, each list sorted by time.  The reader checks
+ * everything, including that the level never goes negative.
+ */
+#define AT_OCC_STATE_VERSION	1
+#define AT_OCC_STATE_HEADER		20
+#define AT_OCC_STATE_ENTRY		12
+
+extern size_t at_occ_state_size(size_t nstarts, size_t nends);
+extern void at_occ_state_write(uint8_t *buf, const at_occ_list *starts, const at_occ_list *ends);
+/* Check a serialized state's header and length; read its counts. */
+extern const char *at_occ_state_open(const uint8_t *buf, size_t len, size_t *nstarts, size_t *nends);
+/* Read an opened state into lists with room for the counts. */
+extern void at_occ_state_read(const uint8_t *buf, at_occ_list *starts, at_occ_list *ends);
+
+/*
+ * NULL if starts and ends are lists of jobs: sorted, gpus > 0, finite times
+ * in [tmin, tmax) (starts may be -infinity), no more ends than starts, and
+ * the level never negative.  Else a message.
+ */
+extern const char *at_occ_lists_check(const at_occ_list *starts, const at_occ_list *ends,
+									  int64_t tmin, int64_t tmax);
+
+/*
+ * The text form: [["<timestamp>",<gpus>],...] (JSON).  Calls pair() for each
+ * pair with the timestamp's text (between the quotes, no escapes); returns
+ * NULL or a message, with *errpos the byte offset of the problem.
+ */
+typedef void (*at_occ_pair_fn) (void *arg, const char *ts, size_t ts_len, int64_t gpus);
+extern const char *at_occ_parse_text(const char *s, size_t len, at_occ_pair_fn pair,
+									 void *arg, size_t *errpos);
+
+#endif

@@ -1,0 +1,367 @@
+/*
+ * occupancy_agg.c: acmetrace.occupancy_agg(start, end, gpus) -> occupancy.
+ *
+ * The state keeps each job (24 bytes) in chunks that grow to 64K jobs, so
+ * it never copies itself to grow.  Start and end events are sorted with
+ * PostgreSQL's sort template: by each parallel worker when it serializes
+ * its state (the versioned format of src/core/occupancy.h, which
+ * deserialize checks), else by the final function.  Combine merges sorted
+ * lists; the final function sweeps them (src/core/occupancy.c).
+ */
+#include "postgres.h"
+
+#include "fmgr.h"
+#include "miscadmin.h"
+#include "utils/builtins.h"
+#include "utils/memutils.h"
+#include "utils/timestamp.h"
+
+#include "occupancy_type.h"
+
+#define ST_SORT occ_sort_events
+#define ST_ELEMENT_TYPE at_occ_step
+#define ST_COMPARE(a, b) (((a)->t > (b)->t) - ((a)->t < (b)->t))
+#define ST_SCOPE static
+#define ST_CHECK_FOR_INTERRUPTS
+#define ST_DEFINE
+#include "lib/sort_template.h"
+
+PG_FUNCTION_INFO_V1(acmetrace_occupancy_trans);
+PG_FUNCTION_INFO_V1(acmetrace_occupancy_combine);
+PG_FUNCTION_INFO_V1(acmetrace_occupancy_serialize);
+PG_FUNCTION_INFO_V1(acmetrace_occupancy_deserialize);
+PG_FUNCTION_INFO_V1(acmetrace_occupancy_final);
+
+#define CHUNK_MIN 64
+#define CHUNK_MAX 65536
+
+typedef struct OccChunk
+{
+	struct OccChunk *next;
+	uint32		n;
+	uint32		cap;
+	at_occ_job	jobs[FLEXIBLE_ARRAY_MEMBER];
+} OccChunk;
+
+/*
+ * Jobs added by the transition function wait unsorted in chunks.  A partial
+ * aggregate's serialize sorts them into start and end lists, so the leader
+ * only merges what the workers sorted in parallel.
+ */
+typedef struct OccState
+{
+	uint64		nraw;			/* jobs in the chunks */
+	OccChunk   *head;
+	OccChunk   *tail;
+	at_occ_list starts;			/* sorted lists (from partial states) */
+	at_occ_list ends;
+	bool		deserialized;	/* made by deserialize: combine may take its lists */
+} OccState;
+
+static MemoryContext
+agg_context(FunctionCallInfo fcinfo, const char *fn)
+{
+	MemoryContext cxt;
+
+	if (!AggCheckCallContext(fcinfo, &cxt))
+		ereport(ERROR,
+				(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
+				 errmsg("%s called in non-aggregate context", fn)));
+	return cxt;
+}
+
+static OccChunk *
+new_chunk(MemoryContext cxt, OccState *st, uint32 cap)
+{
+	/* a deserialized state is one chunk, possibly over 1 GB */
+	OccChunk   *c = MemoryContextAllocHuge(cxt, offsetof(OccChunk, jobs) + (Size) cap * sizeof(at_occ_job));
+
+	c->next = NULL;
+	c->n = 0;
+	c->cap = cap;
+	if (st->tail)
+		st->tail->next = c;
+	else
+		st->head = c;
+	st->tail = c;
+	return c;
+}
+
+static void
+add_job(MemoryContext cxt, OccState *st, const at_occ_job *job)
+{
+	OccChunk   *c = st->tail;
+
+	if (c == NULL || c->n == c->cap)
+		c = new_chunk(cxt, st, c == NULL ? CHUNK_MIN : Min(Max(c->cap, CHUNK_MIN / 2) * 2, CHUNK_MAX));
+	c->jobs[c->n++] = *job;
+	st->nraw++;
+}
+
+static char *
+ts_text(TimestampTz t)
+{
+	return DatumGetCString(DirectFunctionCall1(timestamptz_out, TimestampTzGetDatum(t)));
+}
+
+Datum
+acmetrace_occupancy_trans(PG_FUNCTION_ARGS)
+{
+	MemoryContext cxt = agg_context(fcinfo, "occupancy_agg_transfn");
+	OccState   *st = PG_ARGISNULL(0) ? NULL : (OccState *) PG_GETARG_POINTER(0);
+	at_occ_job	job;
+	TimestampTz start,
+				end;
+	int32		gpus;
+
+	if (st == NULL)
+		st = MemoryContextAllocZero(cxt, sizeof(OccState));
+	/* NULL start or GPUs: the job never held GPUs */
+	if (PG_ARGISNULL(1) || PG_ARGISNULL(3))
+		PG_RETURN_POINTER(st);
+	start = PG_GETARG_TIMESTAMPTZ(1);
+	end = PG_ARGISNULL(2) ? 0 : PG_GETARG_TIMESTAMPTZ(2);
+	gpus = PG_GETARG_INT32(3);
+	switch (at_occ_classify(start, !PG_ARGISNULL(2), end, gpus, &job))
+	{
+		case AT_OCC_ROW_ADD:
+			add_job(cxt, st, &job);
+			break;
+		case AT_OCC_ROW_SKIP:
+			break;
+		case AT_OCC_ROW_END_BEFORE_START:
+			ereport(ERROR,
+					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+					 errmsg("occupancy_agg: job ends before it starts (start %s, end %s)",
+							ts_text(start), ts_text(end)),
+					 errhint("Leave such rows out, e.g. WHERE end_time >= start_time; "
+							 "acmetrace.audit() lists them as end_before_start.")));
+			break;
+		case AT_OCC_ROW_NEGATIVE_GPUS:
+			ereport(ERROR,
+					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+					 errmsg("occupancy_agg: negative GPU count %d (start %s)", gpus, ts_text(start))));
+			break;
+	}
+	PG_RETURN_POINTER(st);
+}
+
+static void
+list_alloc(MemoryContext cxt, at_occ_list *l, Size n)
+{
+	l->t = MemoryContextAllocHuge(cxt, Max(n, 1) * sizeof(int64));
+	l->g = MemoryContextAllocHuge(cxt, Max(n, 1) * sizeof(int32));
+	l->n = 0;
+}
+
+static void
+list_free(at_occ_list *l)
+{
+	if (l->t)
+		pfree(l->t);
+	if (l->g)
+		pfree(l->g);
+	l->t = NULL;
+	l->g = NULL;
+	l->n = 0;
+}
+
+/* *into = merge of *into and *from, in cxt; frees the old *into. */
+static void
+list_merge_into(MemoryContext cxt, at_occ_list *into, const at_occ_list *from)
+{
+	at_occ_list merged;
+
+	if (from->n == 0)
+		return;
+	list_alloc(cxt, &merged, into->n + from->n);
+	at_occ_list_merge(into, from, &merged);
+	list_free(into);
+	*into = merged;
+}
+
+/* Sort events of one kind from the raw jobs into a list. */
+static void
+sort_raw_events(OccState *st, bool ends, at_occ_step *ev, at_occ_list *out)
+{
+	OccChunk   *c;
+	Size		k = 0;
+
+	for (c = st->head; c != NULL; c = c->next)
+		k += ends ? at_occ_end_events(c->jobs, c->n, ev + k) : at_occ_start_events(c->jobs, c->n, ev + k);
+	occ_sort_events(ev, k);
+	list_alloc(CurrentMemoryContext, out, k);
+	at_occ_list_fill(out, ev, k);
+}
+
+/*
+ * The state's jobs as sorted lists, without changing the state (a final
+ * function may run more than once on one state).  The lists are the
+ * state's own when it has no raw jobs; else new ones.
+ */
+static void
+sorted_lists(OccState *st, at_occ_list *starts, at_occ_list *ends)
+{
+	at_occ_step *ev;
+	at_occ_list raw;
+
+	if (st->nraw == 0)
+	{
+		*starts = st->starts;
+		*ends = st->ends;
+		return;
+	}
+	if (st->nraw > MaxAllocHugeSize / sizeof(at_occ_step))
+		ereport(ERROR,
+				(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
+				 errmsg("occupancy_agg over %llu jobs is too large", (unsigned long long) st->nraw)));
+	ev = MemoryContextAllocHuge(CurrentMemoryContext, st->nraw * sizeof(at_occ_step));
+	sort_raw_events(st, false, ev, &raw);
+	if (st->starts.n > 0)
+	{
+		list_alloc(CurrentMemoryContext, starts, st->starts.n + raw.n);
+		at_occ_list_merge(&st->starts, &raw, starts);
+		list_free(&raw);
+	}
+	else
+		*starts = raw;
+	sort_raw_events(st, true, ev, &raw);
+	if (st->ends.n > 0)
+	{
+		list_alloc(CurrentMemoryContext, ends, st->ends.n + raw.n);
+		at_occ_list_merge(&st->ends, &raw, ends);
+		list_free(&raw);
+	}
+	else
+		*ends = raw;
+	pfree(ev);
+}
+
+Datum
+acmetrace_occupancy_combine(PG_FUNCTION_ARGS)
+{
+	MemoryContext cxt = agg_context(fcinfo, "occupancy_agg_combinefn");
+	OccState   *s1 = PG_ARGISNULL(0) ? NULL : (OccState *) PG_GETARG_POINTER(0);
+	OccState   *s2 = PG_ARGISNULL(1) ? NULL : (OccState *) PG_GETARG_POINTER(1);
+	OccChunk   *c;
+
+	if (s2 == NULL)
+	{
+		if (s1 == NULL)
+			PG_RETURN_NULL();
+		PG_RETURN_POINTER(s1);
+	}
+	if (s1 == NULL)
+		s1 = MemoryContextAllocZero(cxt, sizeof(OccState));
+	/* raw jobs: s2 may live in a shorter-lived context, so copy them */
+	for (c = s2->head; c != NULL; c = c->next)
+	{
+		OccChunk   *copy;
+
+		if (c->n == 0)
+			continue;
+		copy = new_chunk(cxt, s1, c->n);
+		memcpy(copy->jobs, c->jobs, (Size) c->n * sizeof(at_occ_job));
+		copy->n = c->n;
+		s1->nraw += c->n;
+	}
+	/* sorted lists: deserialize made them in cxt for us, so take them */
+	if (s2->deserialized && s1->starts.n == 0 && s1->ends.n == 0)
+	{
+		list_free(&s1->starts);
+		list_free(&s1->ends);
+		s1->starts = s2->starts;
+		s1->ends = s2->ends;
+		memset(&s2->starts, 0, sizeof(at_occ_list));
+		memset(&s2->ends, 0, sizeof(at_occ_list));
+	}
+	else
+	{
+		list_merge_into(cxt, &s1->starts, &s2->starts);
+		list_merge_into(cxt, &s1->ends, &s2->ends);
+		if (s2->deserialized)
+		{
+			list_free(&s2->starts);
+			list_free(&s2->ends);
+		}
+	}
+	PG_RETURN_POINTER(s1);
+}
+
+Datum
+acmetrace_occupancy_serialize(PG_FUNCTION_ARGS)
+{
+	OccState   *st = (OccState *) PG_GETARG_POINTER(0);
+	at_occ_list starts,
+				ends;
+	bytea	   *out;
+	Size		size;
+
+	agg_context(fcinfo, "occupancy_agg_serialfn");
+	sorted_lists(st, &starts, &ends);
+	if (starts.n + ends.n > (MaxAllocSize - VARHDRSZ - AT_OCC_STATE_HEADER) / AT_OCC_STATE_ENTRY)
+		ereport(ERROR,
+				(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
+				 errmsg("occupancy_agg state of %zu jobs is too large to pass between processes",
+						(size_t) starts.n),
+				 errhint("SET max_parallel_workers_per_gather = 0, or aggregate fewer jobs per group.")));
+	size = VARHDRSZ + at_occ_state_size(starts.n, ends.n);
+	out = palloc(size);
+	SET_VARSIZE(out, size);
+	at_occ_state_write((uint8 *) VARDATA(out), &starts, &ends);
+	PG_RETURN_BYTEA_P(out);
+}
+
+Datum
+acmetrace_occupancy_deserialize(PG_FUNCTION_ARGS)
+{
+	MemoryContext cxt = agg_context(fcinfo, "occupancy_agg_deserialfn");
+	bytea	   *b = PG_GETARG_BYTEA_PP(0);
+	const uint8 *p = (const uint8 *) VARDATA_ANY(b);
+	OccState   *st;
+	size_t		ns,
+				ne;
+	const char *msg;
+
+	msg = at_occ_state_open(p, VARSIZE_ANY_EXHDR(b), &ns, &ne);
+	if (msg != NULL)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_BINARY_REPRESENTATION),
+				 errmsg("invalid occupancy_agg state: %s", msg)));
+	/* in the aggregate's context, so that combine can keep the lists */
+	st = MemoryContextAllocZero(cxt, sizeof(OccState));
+	st->deserialized = true;
+	list_alloc(cxt, &st->starts, ns);
+	list_alloc(cxt, &st->ends, ne);
+	at_occ_state_read(p, &st->starts, &st->ends);
+	msg = at_occ_lists_check(&st->starts, &st->ends, MIN_TIMESTAMP, END_TIMESTAMP);
+	if (msg != NULL)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_BINARY_REPRESENTATION),
+				 errmsg("invalid occupancy_agg state: %s", msg)));
+	PG_RETURN_POINTER(st);
+}
+
+Datum
+acmetrace_occupancy_final(PG_FUNCTION_ARGS)
+{
+	OccState   *st = PG_ARGISNULL(0) ? NULL : (OccState *) PG_GETARG_POINTER(0);
+	at_occ_list starts = {NULL, NULL, 0},
+				ends = {NULL, NULL, 0};
+	at_occ_step *steps;
+	long long	nsteps;
+	OccData    *result;
+
+	if (st != NULL)
+		sorted_lists(st, &starts, &ends);
+	steps = MemoryContextAllocHuge(CurrentMemoryContext, Max(starts.n + ends.n, 1) * sizeof(at_occ_step));
+	nsteps = at_occ_sweep_lists(&starts, &ends, steps);
+	if (nsteps < 0)
+		ereport(ERROR,
+				(errcode(ERRCODE_DATA_CORRUPTED),
+				 errmsg("occupancy_agg: GPUs released before they were allocated"),
+				 errdetail("The aggregate's state is inconsistent.")));
+	result = occ_make(steps, (Size) nsteps);
+	pfree(steps);
+	PG_RETURN_POINTER(result);
+}

@@ -1,0 +1,227 @@
+-- GPU occupancy: the step function of allocated GPUs over time, as a type,
+-- an aggregate that sweeps job start/end events, and accessors.
+
+CREATE TYPE acmetrace.occupancy;
+
+CREATE FUNCTION acmetrace.occupancy_in(cstring)
+RETURNS acmetrace.occupancy
+AS 'MODULE_PATHNAME', 'acmetrace_occupancy_in'
+LANGUAGE C STABLE STRICT PARALLEL SAFE;
+
+CREATE FUNCTION acmetrace.occupancy_out(acmetrace.occupancy)
+RETURNS cstring
+AS 'MODULE_PATHNAME', 'acmetrace_occupancy_out'
+LANGUAGE C STABLE STRICT PARALLEL SAFE;
+
+CREATE FUNCTION acmetrace.occupancy_recv(internal)
+RETURNS acmetrace.occupancy
+AS 'MODULE_PATHNAME', 'acmetrace_occupancy_recv'
+LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+
+CREATE FUNCTION acmetrace.occupancy_send(acmetrace.occupancy)
+RETURNS bytea
+AS 'MODULE_PATHNAME', 'acmetrace_occupancy_send'
+LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+
+CREATE TYPE acmetrace.occupancy (
+    INPUT = acmetrace.occupancy_in,
+    OUTPUT = acmetrace.occupancy_out,
+    RECEIVE = acmetrace.occupancy_recv,
+    SEND = acmetrace.occupancy_send,
+    INTERNALLENGTH = VARIABLE,
+    ALIGNMENT = double,
+    STORAGE = extended
+);
+COMMENT ON TYPE acmetrace.occupancy IS
+  'GPUs allocated over time, a step function. Text form [["<timestamptz>",<gpus>],...]: each step gives the allocation from its time until the next step; 0 before the first.';
+
+CREATE FUNCTION acmetrace.occupancy_eq(acmetrace.occupancy, acmetrace.occupancy)
+RETURNS boolean
+AS 'MODULE_PATHNAME', 'acmetrace_occupancy_eq'
+LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+
+CREATE FUNCTION acmetrace.occupancy_ne(acmetrace.occupancy, acmetrace.occupancy)
+RETURNS boolean
+LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE
+RETURN NOT acmetrace.occupancy_eq($1, $2);
+
+CREATE OPERATOR acmetrace.= (
+    LEFTARG = acmetrace.occupancy, RIGHTARG = acmetrace.occupancy,
+    FUNCTION = acmetrace.occupancy_eq, COMMUTATOR = OPERATOR(acmetrace.=),
+    NEGATOR = OPERATOR(acmetrace.<>)
+);
+CREATE OPERATOR acmetrace.<> (
+    LEFTARG = acmetrace.occupancy, RIGHTARG = acmetrace.occupancy,
+    FUNCTION = acmetrace.occupancy_ne, COMMUTATOR = OPERATOR(acmetrace.<>),
+    NEGATOR = OPERATOR(acmetrace.=)
+);
+COMMENT ON OPERATOR acmetrace.= (acmetrace.occupancy, acmetrace.occupancy) IS
+  'The two occupancies are the same step function.';
+
+-- Aggregate support: the state is internal (jobs, 24 bytes each).
+CREATE FUNCTION acmetrace._occupancy_trans(internal, timestamptz, timestamptz, integer)
+RETURNS internal
+AS 'MODULE_PATHNAME', 'acmetrace_occupancy_trans'
+LANGUAGE C IMMUTABLE PARALLEL SAFE;
+
+CREATE FUNCTION acmetrace._occupancy_combine(internal, internal)
+RETURNS internal
+AS 'MODULE_PATHNAME', 'acmetrace_occupancy_combine'
+LANGUAGE C IMMUTABLE PARALLEL SAFE;
+
+CREATE FUNCTION acmetrace._occupancy_serialize(internal)
+RETURNS bytea
+AS 'MODULE_PATHNAME', 'acmetrace_occupancy_serialize'
+LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+
+CREATE FUNCTION acmetrace._occupancy_deserialize(bytea, internal)
+RETURNS internal
+AS 'MODULE_PATHNAME', 'acmetrace_occupancy_deserialize'
+LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+
+CREATE FUNCTION acmetrace._occupancy_final(internal)
+RETURNS acmetrace.occupancy
+AS 'MODULE_PATHNAME', 'acmetrace_occupancy_final'
+LANGUAGE C IMMUTABLE PARALLEL SAFE;
+
+CREATE AGGREGATE acmetrace.occupancy_agg(start_time timestamptz, end_time timestamptz, gpus integer) (
+    SFUNC = acmetrace._occupancy_trans,
+    STYPE = internal,
+    FINALFUNC = acmetrace._occupancy_final,
+    COMBINEFUNC = acmetrace._occupancy_combine,
+    SERIALFUNC = acmetrace._occupancy_serialize,
+    DESERIALFUNC = acmetrace._occupancy_deserialize,
+    PARALLEL = SAFE
+);
+COMMENT ON AGGREGATE acmetrace.occupancy_agg(timestamptz, timestamptz, integer) IS
+  'GPUs allocated over time by jobs holding gpus over [start_time, end_time); releases count before allocations at the same instant. Rows with NULL start_time or gpus, or 0 GPUs, are ignored; NULL end_time holds for ever; end_time < start_time is an error. No rows give the empty occupancy [].';
+
+-- Accessors.
+CREATE FUNCTION acmetrace.gpus_at(occ acmetrace.occupancy, at timestamptz)
+RETURNS bigint
+AS 'MODULE_PATHNAME', 'acmetrace_gpus_at'
+LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION acmetrace.gpus_at(acmetrace.occupancy, timestamptz) IS
+  'GPUs allocated at an instant: jobs with start_time <= at < end_time.';
+
+CREATE FUNCTION acmetrace.peak(occ acmetrace.occupancy)
+RETURNS bigint
+AS 'MODULE_PATHNAME', 'acmetrace_peak'
+LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION acmetrace.peak(acmetrace.occupancy) IS
+  'Highest number of GPUs allocated at any instant (0 for the empty occupancy).';
+
+CREATE FUNCTION acmetrace.occupancy_steps(occ acmetrace.occupancy, OUT at timestamptz, OUT gpus bigint)
+RETURNS SETOF record
+AS 'MODULE_PATHNAME', 'acmetrace_occupancy_steps'
+LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE ROWS 1000;
+COMMENT ON FUNCTION acmetrace.occupancy_steps(acmetrace.occupancy) IS
+  'The steps of an occupancy in time order: from "at" until the next row, "gpus" GPUs are allocated.';
+
+CREATE FUNCTION acmetrace.occupancy_levels(occ acmetrace.occupancy, from_time timestamptz, to_time timestamptz,
+                                           OUT gpus bigint, OUT seconds double precision)
+RETURNS SETOF record
+AS 'MODULE_PATHNAME', 'acmetrace_occupancy_levels'
+LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE ROWS 1000;
+COMMENT ON FUNCTION acmetrace.occupancy_levels(acmetrace.occupancy, timestamptz, timestamptz) IS
+  'Seconds spent at each allocation level within [from_time, to_time), by level.';
+
+CREATE FUNCTION acmetrace.mean_gpus(occ acmetrace.occupancy, from_time timestamptz, to_time timestamptz)
+RETURNS double precision
+AS 'MODULE_PATHNAME', 'acmetrace_mean_gpus'
+LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION acmetrace.mean_gpus(acmetrace.occupancy, timestamptz, timestamptz) IS
+  'Time-weighted mean of GPUs allocated over [from_time, to_time).';
+
+CREATE FUNCTION acmetrace.allocation_rate(occ acmetrace.occupancy, capacity bigint,
+                                          from_time timestamptz, to_time timestamptz)
+RETURNS double precision
+AS 'MODULE_PATHNAME', 'acmetrace_allocation_rate'
+LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION acmetrace.allocation_rate(acmetrace.occupancy, bigint, timestamptz, timestamptz) IS
+  'mean_gpus over [from_time, to_time) divided by capacity: the share of the cluster''s GPUs allocated on average.';
+
+-- Bins follow width_bucket(gpus, lo, hi, nbins), so they agree with queries
+-- that bin gpus_at() the same way.
+CREATE FUNCTION acmetrace.occupancy_time_bins(occ acmetrace.occupancy, lo bigint, hi bigint, nbins integer,
+                                              from_time timestamptz, to_time timestamptz)
+RETURNS TABLE (bin integer, gpus_from double precision, gpus_to double precision,
+               seconds double precision, share double precision)
+LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE
+AS $$
+    WITH lv AS (
+        SELECT width_bucket(l.gpus::double precision, lo::double precision, hi::double precision, nbins) AS b,
+               l.seconds
+          FROM acmetrace.occupancy_levels(occ, from_time, to_time) l
+    ), bins AS (
+        SELECT g AS b FROM generate_series(1, nbins) g
+        UNION
+        SELECT lv.b FROM lv
+    )
+    SELECT bins.b,
+           CASE WHEN bins.b > 0 THEN lo + (hi - lo)::double precision * (bins.b - 1) / nbins END,
+           CASE WHEN bins.b <= nbins THEN lo + (hi - lo)::double precision * bins.b / nbins END,
+           coalesce(sum(lv.seconds), 0),
+           coalesce(sum(lv.seconds), 0) / extract(epoch FROM to_time - from_time)::double precision
+      FROM bins LEFT JOIN lv ON lv.b = bins.b
+     GROUP BY bins.b
+     ORDER BY bins.b
+$$;
+COMMENT ON FUNCTION acmetrace.occupancy_time_bins(acmetrace.occupancy, bigint, bigint, integer, timestamptz, timestamptz) IS
+  'Seconds within [from_time, to_time) spent in each bin of allocated GPUs, bins as width_bucket(gpus, lo, hi, nbins): 1..nbins always, 0 (below lo) and nbins+1 (hi and above) when time was spent there. share = seconds / window length.';
+
+-- The seed analysis: queueing delay against occupancy, per job type.
+CREATE FUNCTION acmetrace.queue_by_occupancy(cluster text, nbins integer DEFAULT 10,
+                                             measured_at text DEFAULT 'submit', capacity bigint DEFAULT NULL)
+RETURNS TABLE (type text, bin integer, gpus_from double precision, gpus_to double precision, jobs bigint,
+               mean_queue_s double precision, median_queue_s double precision, p90_queue_s double precision)
+LANGUAGE plpgsql STABLE PARALLEL SAFE
+AS $$
+DECLARE
+    occ acmetrace.occupancy;
+    cap bigint := capacity;
+BEGIN
+    PERFORM acmetrace._cluster_zone(queue_by_occupancy.cluster);
+    IF measured_at IS NULL OR measured_at NOT IN ('submit', 'start') THEN
+        RAISE EXCEPTION 'measured_at must be ''submit'' or ''start'', not %', coalesce(quote_literal(measured_at), 'NULL')
+            USING ERRCODE = 'invalid_parameter_value',
+                  HINT = '''submit'': occupancy when the job arrived; ''start'': when it started.';
+    END IF;
+    IF nbins IS NULL OR nbins < 1 THEN
+        RAISE EXCEPTION 'nbins must be at least 1, not %', coalesce(nbins::text, 'NULL')
+            USING ERRCODE = 'invalid_parameter_value';
+    END IF;
+    SELECT acmetrace.occupancy_agg(j.start_time, j.end_time, j.gpu_num) INTO occ
+      FROM acmetrace.jobs j WHERE j.cluster = queue_by_occupancy.cluster;
+    IF cap IS NULL THEN
+        SELECT c.gpu_capacity INTO cap FROM acmetrace.clusters c WHERE c.cluster = queue_by_occupancy.cluster;
+    END IF;
+    -- unknown capacity: bin up to the observed peak
+    cap := coalesce(cap, nullif(acmetrace.peak(occ), 0), 1);
+    IF cap < 1 THEN
+        RAISE EXCEPTION 'capacity must be positive, not %', cap USING ERRCODE = 'invalid_parameter_value';
+    END IF;
+    RETURN QUERY
+    SELECT s.type, s.b,
+           (cap::double precision * (s.b - 1) / nbins),
+           CASE WHEN s.b <= nbins THEN cap::double precision * s.b / nbins END,
+           count(*),
+           avg(s.q),
+           percentile_cont(0.5) WITHIN GROUP (ORDER BY s.q),
+           percentile_cont(0.9) WITHIN GROUP (ORDER BY s.q)
+      FROM (SELECT j.type,
+                   width_bucket(acmetrace.gpus_at(occ, CASE measured_at WHEN 'submit' THEN j.submit_time
+                                                                        ELSE j.start_time END)::double precision,
+                                0, cap::double precision, nbins) AS b,
+                   j.queue::double precision AS q
+              FROM acmetrace.jobs j
+             WHERE j.cluster = queue_by_occupancy.cluster
+               AND j.gpu_num > 0
+               AND j.queue IS NOT NULL
+               AND CASE measured_at WHEN 'submit' THEN j.submit_time ELSE j.start_time END IS NOT NULL) s
+     GROUP BY s.type, s.b
+     ORDER BY s.type COLLATE "C", s.b;
+END
+$$;
+COMMENT ON FUNCTION acmetrace.queue_by_occupancy(text, integer, text, bigint) IS
+  'Queueing delay (published queue column, seconds) of GPU jobs by job type and by bin of GPUs allocated when the job was submitted (or started): width_bucket(gpus_at, 0, capacity, nbins); bin nbins+1 is at or over capacity. capacity defaults to the cluster''s, else the observed peak.';
