@@ -45,17 +45,21 @@ typedef struct OccChunk
 
 /*
  * Jobs added by the transition function wait unsorted in chunks.  A partial
- * aggregate's serialize sorts them into start and end lists, so the leader
- * only merges what the workers sorted in parallel.
+ * aggregate's serialize sorts them into start and end lists; the leader
+ * keeps each worker's lists as a run and sweeps the runs together, so it
+ * neither sorts nor merges.
  */
+#define MAX_RUNS 8
+
 typedef struct OccState
 {
 	uint64		nraw;			/* jobs in the chunks */
 	OccChunk   *head;
 	OccChunk   *tail;
-	at_occ_list starts;			/* sorted lists (from partial states) */
-	at_occ_list ends;
-	bool		deserialized;	/* made by deserialize: combine may take its lists */
+	int			nruns;			/* sorted runs (from partial states) */
+	at_occ_list starts[MAX_RUNS];
+	at_occ_list ends[MAX_RUNS];
+	bool		deserialized;	/* made by deserialize: combine may take its runs */
 } OccState;
 
 static MemoryContext
@@ -166,21 +170,7 @@ list_free(at_occ_list *l)
 	l->n = 0;
 }
 
-/* *into = merge of *into and *from, in cxt; frees the old *into. */
-static void
-list_merge_into(MemoryContext cxt, at_occ_list *into, const at_occ_list *from)
-{
-	at_occ_list merged;
-
-	if (from->n == 0)
-		return;
-	list_alloc(cxt, &merged, into->n + from->n);
-	at_occ_list_merge(into, from, &merged);
-	list_free(into);
-	*into = merged;
-}
-
-/* Sort events of one kind from the raw jobs into a list. */
+/* Sort events of one kind from the raw jobs into a list (in cxt). */
 static void
 sort_raw_events(OccState *st, bool ends, at_occ_step *ev, at_occ_list *out)
 {
@@ -195,46 +185,77 @@ sort_raw_events(OccState *st, bool ends, at_occ_step *ev, at_occ_list *out)
 }
 
 /*
- * The state's jobs as sorted lists, without changing the state (a final
- * function may run more than once on one state).  The lists are the
- * state's own when it has no raw jobs; else new ones.
+ * All of the state's jobs as sorted runs, without changing the state (a
+ * final function may run more than once on one state): its own runs, plus
+ * one made of its raw jobs.  Returns the run count; room for MAX_RUNS + 1.
  */
-static void
-sorted_lists(OccState *st, at_occ_list *starts, at_occ_list *ends)
+static int
+state_runs(OccState *st, at_occ_list *starts, at_occ_list *ends)
 {
+	int			k = st->nruns;
 	at_occ_step *ev;
-	at_occ_list raw;
 
+	memcpy(starts, st->starts, k * sizeof(at_occ_list));
+	memcpy(ends, st->ends, k * sizeof(at_occ_list));
 	if (st->nraw == 0)
-	{
-		*starts = st->starts;
-		*ends = st->ends;
-		return;
-	}
+		return k;
 	if (st->nraw > MaxAllocHugeSize / sizeof(at_occ_step))
 		ereport(ERROR,
 				(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
 				 errmsg("occupancy_agg over %llu jobs is too large", (unsigned long long) st->nraw)));
 	ev = MemoryContextAllocHuge(CurrentMemoryContext, st->nraw * sizeof(at_occ_step));
-	sort_raw_events(st, false, ev, &raw);
-	if (st->starts.n > 0)
-	{
-		list_alloc(CurrentMemoryContext, starts, st->starts.n + raw.n);
-		at_occ_list_merge(&st->starts, &raw, starts);
-		list_free(&raw);
-	}
-	else
-		*starts = raw;
-	sort_raw_events(st, true, ev, &raw);
-	if (st->ends.n > 0)
-	{
-		list_alloc(CurrentMemoryContext, ends, st->ends.n + raw.n);
-		at_occ_list_merge(&st->ends, &raw, ends);
-		list_free(&raw);
-	}
-	else
-		*ends = raw;
+	sort_raw_events(st, false, ev, &starts[k]);
+	sort_raw_events(st, true, ev, &ends[k]);
 	pfree(ev);
+	return k + 1;
+}
+
+/* Merge runs [0, k) into one list (in cxt). */
+static void
+merge_runs(MemoryContext cxt, const at_occ_list *runs, int k, at_occ_list *out)
+{
+	Size		total = 0;
+	int			r;
+
+	for (r = 0; r < k; r++)
+		total += runs[r].n;
+	list_alloc(cxt, out, total);
+	for (r = 0; r < k; r++)
+	{
+		at_occ_list merged;
+
+		if (r == 0)
+		{
+			memcpy(out->t, runs[0].t, runs[0].n * sizeof(int64));
+			memcpy(out->g, runs[0].g, runs[0].n * sizeof(int32));
+			out->n = runs[0].n;
+			continue;
+		}
+		list_alloc(cxt, &merged, out->n + runs[r].n);
+		at_occ_list_merge(out, &runs[r], &merged);
+		list_free(out);
+		*out = merged;
+	}
+}
+
+/* Make room for one more run: fold all runs into one. */
+static void
+fold_runs(MemoryContext cxt, OccState *st)
+{
+	at_occ_list s,
+				e;
+	int			r;
+
+	merge_runs(cxt, st->starts, st->nruns, &s);
+	merge_runs(cxt, st->ends, st->nruns, &e);
+	for (r = 0; r < st->nruns; r++)
+	{
+		list_free(&st->starts[r]);
+		list_free(&st->ends[r]);
+	}
+	st->starts[0] = s;
+	st->ends[0] = e;
+	st->nruns = 1;
 }
 
 Datum
@@ -244,6 +265,7 @@ acmetrace_occupancy_combine(PG_FUNCTION_ARGS)
 	OccState   *s1 = PG_ARGISNULL(0) ? NULL : (OccState *) PG_GETARG_POINTER(0);
 	OccState   *s2 = PG_ARGISNULL(1) ? NULL : (OccState *) PG_GETARG_POINTER(1);
 	OccChunk   *c;
+	int			r;
 
 	if (s2 == NULL)
 	{
@@ -265,26 +287,25 @@ acmetrace_occupancy_combine(PG_FUNCTION_ARGS)
 		copy->n = c->n;
 		s1->nraw += c->n;
 	}
-	/* sorted lists: deserialize made them in cxt for us, so take them */
-	if (s2->deserialized && s1->starts.n == 0 && s1->ends.n == 0)
+	/* runs: deserialize made them in cxt for us, so take them; else copy */
+	for (r = 0; r < s2->nruns; r++)
 	{
-		list_free(&s1->starts);
-		list_free(&s1->ends);
-		s1->starts = s2->starts;
-		s1->ends = s2->ends;
-		memset(&s2->starts, 0, sizeof(at_occ_list));
-		memset(&s2->ends, 0, sizeof(at_occ_list));
-	}
-	else
-	{
-		list_merge_into(cxt, &s1->starts, &s2->starts);
-		list_merge_into(cxt, &s1->ends, &s2->ends);
+		if (s1->nruns == MAX_RUNS)
+			fold_runs(cxt, s1);
 		if (s2->deserialized)
 		{
-			list_free(&s2->starts);
-			list_free(&s2->ends);
+			s1->starts[s1->nruns] = s2->starts[r];
+			s1->ends[s1->nruns] = s2->ends[r];
 		}
+		else
+		{
+			merge_runs(cxt, &s2->starts[r], 1, &s1->starts[s1->nruns]);
+			merge_runs(cxt, &s2->ends[r], 1, &s1->ends[s1->nruns]);
+		}
+		s1->nruns++;
 	}
+	if (s2->deserialized)
+		s2->nruns = 0;
 	PG_RETURN_POINTER(s1);
 }
 
@@ -292,13 +313,27 @@ Datum
 acmetrace_occupancy_serialize(PG_FUNCTION_ARGS)
 {
 	OccState   *st = (OccState *) PG_GETARG_POINTER(0);
-	at_occ_list starts,
+	at_occ_list rs[MAX_RUNS + 1],
+				re[MAX_RUNS + 1],
+				starts,
 				ends;
+	int			k;
 	bytea	   *out;
 	Size		size;
 
 	agg_context(fcinfo, "occupancy_agg_serialfn");
-	sorted_lists(st, &starts, &ends);
+	/* the serialized form holds one sorted list of each kind */
+	k = state_runs(st, rs, re);
+	if (k == 1)
+	{
+		starts = rs[0];
+		ends = re[0];
+	}
+	else
+	{
+		merge_runs(CurrentMemoryContext, rs, k, &starts);
+		merge_runs(CurrentMemoryContext, re, k, &ends);
+	}
 	if (starts.n + ends.n > (MaxAllocSize - VARHDRSZ - AT_OCC_STATE_HEADER) / AT_OCC_STATE_ENTRY)
 		ereport(ERROR,
 				(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
@@ -331,10 +366,11 @@ acmetrace_occupancy_deserialize(PG_FUNCTION_ARGS)
 	/* in the aggregate's context, so that combine can keep the lists */
 	st = MemoryContextAllocZero(cxt, sizeof(OccState));
 	st->deserialized = true;
-	list_alloc(cxt, &st->starts, ns);
-	list_alloc(cxt, &st->ends, ne);
-	at_occ_state_read(p, &st->starts, &st->ends);
-	msg = at_occ_lists_check(&st->starts, &st->ends, MIN_TIMESTAMP, END_TIMESTAMP);
+	st->nruns = 1;
+	list_alloc(cxt, &st->starts[0], ns);
+	list_alloc(cxt, &st->ends[0], ne);
+	at_occ_state_read(p, &st->starts[0], &st->ends[0]);
+	msg = at_occ_lists_check(&st->starts[0], &st->ends[0], MIN_TIMESTAMP, END_TIMESTAMP);
 	if (msg != NULL)
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_BINARY_REPRESENTATION),
@@ -346,22 +382,24 @@ Datum
 acmetrace_occupancy_final(PG_FUNCTION_ARGS)
 {
 	OccState   *st = PG_ARGISNULL(0) ? NULL : (OccState *) PG_GETARG_POINTER(0);
-	at_occ_list starts = {NULL, NULL, 0},
-				ends = {NULL, NULL, 0};
-	at_occ_step *steps;
+	at_occ_list starts[MAX_RUNS + 1],
+				ends[MAX_RUNS + 1];
+	size_t		pos[2 * (MAX_RUNS + 1)];
+	int			k = st ? state_runs(st, starts, ends) : 0;
+	Size		room = 0;
 	long long	nsteps;
 	OccData    *result;
+	int			r;
 
-	if (st != NULL)
-		sorted_lists(st, &starts, &ends);
-	steps = MemoryContextAllocHuge(CurrentMemoryContext, Max(starts.n + ends.n, 1) * sizeof(at_occ_step));
-	nsteps = at_occ_sweep_lists(&starts, &ends, steps);
+	for (r = 0; r < k; r++)
+		room += starts[r].n + ends[r].n;
+	/* sweep straight into the result */
+	result = occ_alloc(room);
+	nsteps = at_occ_sweep_runs(starts, ends, k, pos, result->steps);
 	if (nsteps < 0)
 		ereport(ERROR,
 				(errcode(ERRCODE_DATA_CORRUPTED),
 				 errmsg("occupancy_agg: GPUs released before they were allocated"),
 				 errdetail("The aggregate's state is inconsistent.")));
-	result = occ_make(steps, (Size) nsteps);
-	pfree(steps);
-	PG_RETURN_POINTER(result);
+	PG_RETURN_POINTER(occ_finish(result, (Size) nsteps));
 }

@@ -37,6 +37,10 @@ typedef struct OccData
 /* A palloc'd value holding steps[0..n), fingerprinted (copies the steps). */
 extern OccData *occ_make(const at_occ_step *steps, Size n);
 
+/* The same in two calls: room for steps, then fill o->steps and finish. */
+extern OccData *occ_alloc(Size room);
+extern OccData *occ_finish(OccData *o, Size n);
+
 /* Check steps, raising ERROR with errcode on a bad value. */
 extern void occ_check_steps(const at_occ_step *steps, Size n, int errcode);
 

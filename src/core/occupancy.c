@@ -103,40 +103,68 @@ at_occ_list_merge(const at_occ_list *a, const at_occ_list *b, at_occ_list *out)
 }
 
 long long
-at_occ_sweep_lists(const at_occ_list *starts, const at_occ_list *ends, at_occ_step *out)
+at_occ_sweep_runs(const at_occ_list *starts, const at_occ_list *ends, int k, size_t *pos,
+				   at_occ_step *out)
 {
-	size_t		i = 0,
-				j = 0;
-	long long	k = 0;
+	size_t	   *si = pos,
+			   *ei = pos + k;
+	long long	m = 0;
 	int64_t		level = 0;
+	int			r;
 
-	while (i < starts->n || j < ends->n)
+	for (r = 0; r < k; r++)
+		si[r] = ei[r] = 0;
+	for (;;)
 	{
-		int64_t		t,
+		int64_t		t = 0,
 					delta = 0;
+		int			any = 0;
 
-		if (j >= ends->n || (i < starts->n && starts->t[i] < ends->t[j]))
-			t = starts->t[i];
-		else
-			t = ends->t[j];
-		while (j < ends->n && ends->t[j] == t)
-			delta -= ends->g[j++];
+		/* the next instant: the earliest head of any run */
+		for (r = 0; r < k; r++)
+		{
+			if (si[r] < starts[r].n && (!any || starts[r].t[si[r]] < t))
+			{
+				t = starts[r].t[si[r]];
+				any = 1;
+			}
+			if (ei[r] < ends[r].n && (!any || ends[r].t[ei[r]] < t))
+			{
+				t = ends[r].t[ei[r]];
+				any = 1;
+			}
+		}
+		if (!any)
+			break;
+		/* releases first, then allocations */
+		for (r = 0; r < k; r++)
+			while (ei[r] < ends[r].n && ends[r].t[ei[r]] == t)
+				delta -= ends[r].g[ei[r]++];
 		if (level + delta < 0)
 			return -1;
-		while (i < starts->n && starts->t[i] == t)
-			delta += starts->g[i++];
+		for (r = 0; r < k; r++)
+			while (si[r] < starts[r].n && starts[r].t[si[r]] == t)
+				delta += starts[r].g[si[r]++];
 		if (delta != 0)
 		{
 			level += delta;
 			if (out)
 			{
-				out[k].t = t;
-				out[k].gpus = level;
+				out[m].t = t;
+				out[m].gpus = level;
 			}
-			k++;
+			m++;
 		}
 	}
-	return k;
+	return m;
+}
+
+long long
+at_occ_sweep_lists(const at_occ_list *starts, const at_occ_list *ends, at_occ_step *out)
+{
+	size_t		pos[2];
+
+	return at_occ_sweep_runs(starts, ends, 1, pos, out);
 }
 
 int

@@ -127,6 +127,14 @@ extern long long at_occ_sweep_lists(const at_occ_list *starts, const at_occ_list
 									at_occ_step *out);
 
 /*
+ * The same over k runs at once (starts[r], ends[r] sorted per run), as if
+ * they were merged first; pos is scratch room for 2 * k positions.  Costs
+ * O(k) per instant, so keep k small.
+ */
+extern long long at_occ_sweep_runs(const at_occ_list *starts, const at_occ_list *ends, int k,
+								   size_t *pos, at_occ_step *out);
+
+/*
  * Serialized aggregate state: a version byte, three zero bytes, the start
  * and end counts (uint64 each), then starts and ends as (int64 time, int32
  * gpus), all big-endian, each list sorted by time.  The reader checks

@@ -149,6 +149,7 @@ test_brute_force(void)
 				ok_int = 1,
 				ok_peak = 1,
 				ok_merge = 1,
+				ok_runs = 1,
 				ok_hint = 1;
 	at_rng		r0;
 
@@ -201,6 +202,17 @@ test_brute_force(void)
 				at_occ_sweep_lists(&ms, &me, s2) != (long long) n ||
 				memcmp(s, s2, n * sizeof(at_occ_step)) != 0)
 				ok_merge = 0;
+			{
+				/* swept as two runs without merging: the same again */
+				at_occ_list rs[2] = {a.starts, b.starts},
+							re[2] = {a.ends, b.ends};
+				size_t		pos[4];
+
+				memset(s2, 0, sizeof(s2));
+				if (at_occ_sweep_runs(rs, re, 2, pos, s2) != (long long) n ||
+					memcmp(s, s2, n * sizeof(at_occ_step)) != 0)
+					ok_runs = 0;
+			}
 			for (t = -2; t <= 102; t++)
 			{
 				int64_t		r = (int64_t) (at_rng_next(&r0) % 105) - 2;
@@ -245,6 +257,7 @@ test_brute_force(void)
 	CHECK(ok_seg, "200 random traces: time per level equals a direct count");
 	CHECK(ok_int, "200 random traces: integral equals a direct sum");
 	CHECK(ok_merge, "200 random traces: two partial lists merged sweep to the same steps");
+	CHECK(ok_runs, "200 random traces: two runs swept without merging give the same steps");
 	CHECK(ok_hint, "200 random traces: at_hint() equals at() in time order and in random order");
 }
 
