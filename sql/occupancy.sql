@@ -41,6 +41,11 @@ SELECT name, string_agg(to_char(t, 'HH24:MI:SS.US') || '=' || acmetrace.gpus_at(
 SELECT acmetrace.gpus_at(occ, 'infinity') AS at_infinity, acmetrace.gpus_at(occ, '-infinity') AS at_minus_infinity
   FROM occ WHERE name = 'open';
 
+-- As a window aggregate: the state is finalized after every row and keeps going.
+SELECT s, e, g, acmetrace.peak(acmetrace.occupancy_agg(s, e, g) OVER (ORDER BY s, e ROWS UNBOUNDED PRECEDING)),
+       acmetrace.occupancy_agg(s, e, g) OVER (ORDER BY s, e ROWS UNBOUNDED PRECEDING)
+  FROM h WHERE name = 'overlap' ORDER BY s, e;
+
 -- Empty input gives the empty occupancy: 0 GPUs everywhere.
 SELECT acmetrace.occupancy_agg(s, e, g) AS empty,
        acmetrace.peak(acmetrace.occupancy_agg(s, e, g)),
@@ -89,6 +94,8 @@ SELECT '[["yesterday at noon",4]]'::acmetrace.occupancy;
 SELECT '[["2023-07-01 00:00",4],]'::acmetrace.occupancy;
 \echo :LAST_ERROR_SQLSTATE
 SELECT '[["2023-07-01 00:00",4]] trailing'::acmetrace.occupancy;
+-- the message quotes at most 60 bytes, never half a character
+SELECT ('[' || repeat(' ', 58) || 'é]')::acmetrace.occupancy;
 SELECT ''::acmetrace.occupancy;
 
 -- Binary send/receive through COPY (FORMAT binary), and crafted binary input.
@@ -150,6 +157,12 @@ SELECT string_agg(acmetrace.gpus_at(v.occ, t)::text, ',' ORDER BY k) AS cached,
   FROM generate_series(1, 60) k
   JOIN vals v ON v.id = 1 + (k * 7) % 5,
        LATERAL (SELECT '2023-07-01'::timestamptz + (k * 37) * interval '1 minute' AS t) x;
+
+-- One value over 2,000 rows is read into the cache once (DEBUG1 says when).
+CREATE TEMP TABLE many AS SELECT g, '2023-07-01'::timestamptz + g * interval '1 minute' AS t FROM generate_series(1, 2000) g;
+SET client_min_messages = debug1;
+SELECT sum(acmetrace.gpus_at(v.occ, m.t)) FROM many m, vals v WHERE v.id = 4;
+RESET client_min_messages;
 
 -- Time-weighted statistics over a window.
 SELECT * FROM acmetrace.occupancy_levels((SELECT occ FROM occ WHERE name = 'overlap'),

@@ -12,6 +12,7 @@
 #include "fmgr.h"
 #include "lib/stringinfo.h"
 #include "libpq/pqformat.h"
+#include "mb/pg_wchar.h"
 #include "utils/builtins.h"
 #include "utils/memutils.h"
 #include "utils/timestamp.h"
@@ -122,8 +123,8 @@ acmetrace_occupancy_in(PG_FUNCTION_ARGS)
 	if (msg != NULL)
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_TEXT_REPRESENTATION),
-				 errmsg("invalid input syntax for type occupancy: \"%.60s%s\"", s,
-						strlen(s) > 60 ? "..." : ""),
+				 errmsg("invalid input syntax for type occupancy: \"%.*s%s\"",
+						pg_mbcliplen(s, strlen(s), 60), s, strlen(s) > 60 ? "..." : ""),
 				 errdetail("%s at byte %zu.", msg, pos + 1),
 				 errhint("The text form is [[\"<timestamptz>\",<gpus>],...], e.g. "
 						 "[[\"2023-07-01 00:00:00+00\",8],[\"2023-07-01 01:00:00+00\",0]].")));
@@ -299,6 +300,8 @@ occ_arg(FunctionCallInfo fcinfo, int argno)
 	old = MemoryContextSwitchTo(c->cxt);
 	c->value = (OccData *) PG_DETOAST_DATUM_COPY(d);
 	occ_validate(c->value);
+	/* the regression tests count these to prove the cache holds */
+	elog(DEBUG1, "acmetrace: occupancy of %u steps read into the cache", c->value->nsteps);
 	if (kind == KEY_TOAST || kind == KEY_BYTES)
 	{
 		c->key = palloc(keylen);
