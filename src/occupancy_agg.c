@@ -5,8 +5,9 @@
  * it never copies itself to grow.  Start and end events are sorted with
  * PostgreSQL's sort template: by each parallel worker when it serializes
  * its state (the versioned format of src/core/occupancy.h, which
- * deserialize checks), else by the final function.  Combine merges sorted
- * lists; the final function sweeps them (src/core/occupancy.c).
+ * deserialize checks), else by the final function.  Combine keeps each
+ * partial state's lists as a run; the final function sweeps the runs
+ * together (src/core/occupancy.c).
  */
 #include "postgres.h"
 

@@ -209,13 +209,10 @@ at_occ_check(const at_occ_step *s, size_t n, int64_t tmin, int64_t tmax, size_t 
 	return NULL;
 }
 
-int64_t
-at_occ_at(const at_occ_step *s, size_t n, int64_t t)
+/* Index of the first step later than t within [lo, hi), given it is there. */
+static size_t
+first_after_in(const at_occ_step *s, size_t lo, size_t hi, int64_t t)
 {
-	size_t		lo = 0,
-				hi = n;
-
-	/* find the first step later than t; the one before it holds at t */
 	while (lo < hi)
 	{
 		size_t		mid = lo + (hi - lo) / 2;
@@ -225,7 +222,22 @@ at_occ_at(const at_occ_step *s, size_t n, int64_t t)
 		else
 			hi = mid;
 	}
-	return lo == 0 ? 0 : s[lo - 1].gpus;
+	return lo;
+}
+
+static size_t
+first_after(const at_occ_step *s, size_t n, int64_t t)
+{
+	return first_after_in(s, 0, n, t);
+}
+
+int64_t
+at_occ_at(const at_occ_step *s, size_t n, int64_t t)
+{
+	/* the step before the first one later than t holds at t */
+	size_t		f = first_after(s, n, t);
+
+	return f == 0 ? 0 : s[f - 1].gpus;
 }
 
 int64_t
@@ -259,15 +271,7 @@ at_occ_at_hint(const at_occ_step *s, size_t n, int64_t t, size_t *hint)
 	}
 	else
 		lo = hi = h;
-	while (lo < hi)
-	{
-		size_t		mid = lo + (hi - lo) / 2;
-
-		if (s[mid].t <= t)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
+	lo = first_after_in(s, lo, hi, t);
 	*hint = lo;
 	return lo == 0 ? 0 : s[lo - 1].gpus;
 }
@@ -304,25 +308,6 @@ at_occ_fingerprint(const at_occ_step *s, size_t n)
 		h = mix64(h + (uint64_t) s[i].gpus);
 	}
 	return h;
-}
-
-/* Index of the first step later than t. */
-static size_t
-first_after(const at_occ_step *s, size_t n, int64_t t)
-{
-	size_t		lo = 0,
-				hi = n;
-
-	while (lo < hi)
-	{
-		size_t		mid = lo + (hi - lo) / 2;
-
-		if (s[mid].t <= t)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return lo;
 }
 
 size_t
