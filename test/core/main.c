@@ -12,6 +12,7 @@ main(void)
 	test_jobgen();
 	test_utilgen();
 	test_occupancy();
+	test_sketch();
 	printf("1..%d\n", tap_count);
 	return tap_failed ? 1 : 0;
 }

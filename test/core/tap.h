@@ -21,6 +21,7 @@ void		test_csvsplit(void);
 void		test_jobgen(void);
 void		test_occupancy(void);
 void		test_parse_value(void);
+void		test_sketch(void);
 void		test_utilgen(void);
 
 #endif

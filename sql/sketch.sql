@@ -1,0 +1,277 @@
+-- delay_sketch: relative-error percentiles, rollup, text and binary forms.
+\getenv abs_srcdir PG_ABS_SRCDIR
+\i :abs_srcdir/test/regress_preamble.sql
+
+-- A hand case: 0 has its own count; 12 and 20 are small integers and come
+-- back exactly; q = 0 is the minimum and q = 1 the maximum.
+SELECT acmetrace.delay_sketch_agg(x) AS s FROM unnest('{0,12,20}'::float8[]) x \gset
+SELECT :'s'::acmetrace.delay_sketch AS sketch;
+SELECT acmetrace.percentiles(:'s', '{0,0.34,0.5,0.67,1}') AS sketch,
+       (SELECT percentile_disc('{0,0.34,0.5,0.67,1}'::float8[]) WITHIN GROUP (ORDER BY x)
+          FROM unnest('{0,12,20}'::float8[]) x) AS percentile_disc;
+SELECT acmetrace.count(:'s'), acmetrace.mean(:'s'), acmetrace.min(:'s'), acmetrace.max(:'s'),
+       acmetrace.relative_error(:'s');
+-- rank_of is the CDF: the fraction of values <= x.
+SELECT x, acmetrace.rank_of(:'s', x) FROM unnest('{-1,0,5,11.9,12,19,20,1e9}'::float8[]) x;
+-- A big value: within 0.5%, and the maximum exactly.
+SELECT acmetrace.percentiles(acmetrace.delay_sketch_agg(x), '{0.5,0.75,1}')
+  FROM unnest('{1000,123456,123457,123458}'::float8[]) x;
+-- NULL values are skipped; no values give NULL, as percentile_cont does.
+SELECT acmetrace.delay_sketch_agg(x) FROM unnest('{NULL,7,NULL}'::float8[]) x;
+SELECT acmetrace.delay_sketch_agg(x) IS NULL AS no_rows FROM unnest('{}'::float8[]) x;
+SELECT acmetrace.delay_sketch_agg(x) IS NULL AS only_nulls FROM unnest('{NULL,NULL}'::float8[]) x;
+-- Another relative error; the same text for the same values.
+SELECT acmetrace.delay_sketch_agg(x, 0.05) FROM unnest('{1,10,100,1000}'::float8[]) x;
+-- An empty sketch (only from text): count 0, everything else NULL.
+SELECT acmetrace.count(e), acmetrace.mean(e), acmetrace.min(e), acmetrace.percentile(e, 0.5),
+       acmetrace.percentiles(e, '{0.5}'), acmetrace.rank_of(e, 1)
+  FROM (SELECT 'v1 err=0.005 n=0 zeros=0 min=0 max=0 sum=0 int=1 b='::acmetrace.delay_sketch e) q;
+-- percentiles keeps the array's shape and its NULLs.
+SELECT acmetrace.percentiles(:'s', '{{0,NULL},{0.5,1}}'), acmetrace.percentiles(:'s', '{}');
+
+-- Errors.
+\set VERBOSITY terse
+SELECT acmetrace.delay_sketch_agg(x) FROM unnest('{1,-5}'::float8[]) x;
+\echo :LAST_ERROR_SQLSTATE
+SELECT acmetrace.delay_sketch_agg(x) FROM unnest('{1,NaN}'::float8[]) x;
+SELECT acmetrace.delay_sketch_agg(x) FROM unnest('{1,Infinity}'::float8[]) x;
+SELECT acmetrace.delay_sketch_agg(x, 0.0001) FROM unnest('{1}'::float8[]) x;
+SELECT acmetrace.delay_sketch_agg(x, NULL) FROM unnest('{1}'::float8[]) x;
+\echo :LAST_ERROR_SQLSTATE
+SELECT acmetrace.delay_sketch_agg(x, 0.01 * x) FROM unnest('{1,2}'::float8[]) x;
+SELECT acmetrace.delay_sketch_agg(x, 0.001) FROM unnest('{1e-300,1e300}'::float8[]) x;
+\echo :LAST_ERROR_SQLSTATE
+SELECT acmetrace.percentile(:'s', 1.5);
+\echo :LAST_ERROR_SQLSTATE
+SELECT acmetrace.percentile(:'s', 'NaN');
+SELECT acmetrace.percentiles(:'s', '{0.5,-0.1}');
+SELECT acmetrace.rollup(s) FROM (VALUES (:'s'::acmetrace.delay_sketch),
+                                        ('v1 err=0.01 n=1 zeros=0 min=1 max=1 sum=1 int=1 b=0:1')) v(s);
+\echo :LAST_ERROR_SQLSTATE
+\set VERBOSITY default
+-- The hint says what to do.
+SELECT acmetrace.rollup(s) FROM (VALUES (:'s'::acmetrace.delay_sketch),
+                                        ('v1 err=0.01 n=1 zeros=0 min=1 max=1 sum=1 int=1 b=0:1')) v(s);
+
+-- Crafted text: each is refused with 22P02 (the DETAIL names the character).
+\set VERBOSITY terse
+SELECT 'v2 err=0.005 n=0 zeros=0 min=0 max=0 sum=0 int=1 b='::acmetrace.delay_sketch;
+\echo :LAST_ERROR_SQLSTATE
+SELECT 'v1 err=0.5 n=0 zeros=0 min=0 max=0 sum=0 int=1 b='::acmetrace.delay_sketch;
+SELECT 'v1 err=0.005 n=3 zeros=1 min=0 max=20 sum=32 int=1 b=249:1,+51:2'::acmetrace.delay_sketch;
+SELECT 'v1 err=0.005 n=3 zeros=1 min=0 max=20 sum=32 int=1 b=249:1,+0:1'::acmetrace.delay_sketch;
+SELECT 'v1 err=0.005 n=2 zeros=1 min=0 max=20 sum=32 int=1 b=249:0,+51:1'::acmetrace.delay_sketch;
+SELECT 'v1 err=0.005 n=2 zeros=0 min=12 max=2000 sum=32 int=1 b=249:1,+51:1'::acmetrace.delay_sketch;
+SELECT 'v1 err=0.005 n=2 zeros=0 min=12 max=20 sum=NaN int=1 b=249:1,+51:1'::acmetrace.delay_sketch;
+SELECT 'v1 err=0.005 n=2 zeros=0 min=12.5 max=20 sum=32 int=1 b=249:1,+51:1'::acmetrace.delay_sketch;
+SELECT 'v1 err=0.005 n=2 zeros=0 min=12 max=20 sum=32 int=1 b=249:1,+51:1,'::acmetrace.delay_sketch;
+SELECT 'v1 err=0.005 n=2 zeros=0 min=12 max=20 sum=32 int=1 b=249:1,+99999999999:1'::acmetrace.delay_sketch;
+SELECT 'v1 err=0.005 n=18446744073709551616 zeros=0 min=12 max=20 sum=32 int=1 b=249:1'::acmetrace.delay_sketch;
+SELECT 'v1 err=0.005 n=2 zeros=0 min=12 max=20 sum=32 int=1 b=249:1,+51:1 trailing'::acmetrace.delay_sketch;
+SELECT ''::acmetrace.delay_sketch;
+\set VERBOSITY default
+SELECT 'v1 err=0.005 n=2 zeros=0 min=12 max=20 sum=32 int=1 b=249:1;+51:1'::acmetrace.delay_sketch;
+-- Surrounding white space is fine; the stored value is printed canonically.
+SELECT '  v1 err=0.0050 n=2 zeros=0 min=12 max=20 sum=32 int=1 b=249:1,+51:1 '::acmetrace.delay_sketch;
+
+-- Binary send/receive through COPY (FORMAT binary), and crafted binary input.
+SELECT current_setting('data_directory') || '/acmetrace_sketch.bin' AS bin_path \gset
+CREATE TEMP TABLE bin (s acmetrace.delay_sketch);
+CREATE TEMP TABLE src AS
+SELECT k, acmetrace.delay_sketch_agg(x * k) AS s FROM generate_series(1, 3) k, generate_series(0, 500) x GROUP BY k;
+COPY (SELECT s FROM src ORDER BY k) TO :'bin_path' (FORMAT binary);
+COPY bin FROM :'bin_path' (FORMAT binary);
+SELECT count(*) AS copied, bool_and(a.s::text = b.s::text) AS identical
+  FROM (SELECT s, row_number() OVER (ORDER BY k) n FROM src) a
+  JOIN (SELECT s, row_number() OVER () n FROM bin) b USING (n);
+-- Write one binary COPY row holding the given bytes, then COPY it in.
+CREATE FUNCTION pg_temp.copy_sketch(payload bytea) RETURNS text LANGUAGE plpgsql AS $$
+DECLARE
+    path text := current_setting('data_directory') || '/acmetrace_sketch.bin';
+    lo oid;
+BEGIN
+    lo := lo_from_bytea(0, '\x5047434f50590aff0d0a00'::bytea || '\x0000000000000000'::bytea
+                           || '\x0001'::bytea || int4send(length(payload)) || payload || '\xffff'::bytea);
+    PERFORM lo_export(lo, path);
+    PERFORM lo_unlink(lo);
+    TRUNCATE bin;
+    EXECUTE format('COPY bin FROM %L (FORMAT binary)', path);
+    RETURN (SELECT s::text FROM bin);
+END
+$$;
+-- The header: version 1, flags (1 = integers), 2 zero bytes, relative error,
+-- count, zeros, min, max, sum, bucket count; then varint buckets.
+CREATE FUNCTION pg_temp.hdr(version int, flags int, err float8, n int8, zeros int8,
+                            mn float8, mx float8, total float8, nb int) RETURNS bytea
+LANGUAGE sql AS $$
+SELECT set_byte(set_byte('\x0000'::bytea, 0, version), 1, flags) || '\x0000'::bytea
+       || float8send(err) || int8send(n) || int8send(zeros)
+       || float8send(mn) || float8send(mx) || float8send(total) || int4send(nb)
+$$;
+-- 12 and 20 at 0.005: buckets 249 (zigzag 498 = varint f2 03) and +51 (33).
+SELECT pg_temp.copy_sketch(pg_temp.hdr(1, 1, 0.005, 2, 0, 12, 20, 32, 2) || '\xf20301 3301'::bytea);
+\set VERBOSITY terse
+SELECT pg_temp.copy_sketch(pg_temp.hdr(2, 1, 0.005, 2, 0, 12, 20, 32, 2) || '\xf20301 3301'::bytea);
+\echo :LAST_ERROR_SQLSTATE
+SELECT pg_temp.copy_sketch(pg_temp.hdr(1, 3, 0.005, 2, 0, 12, 20, 32, 2) || '\xf20301 3301'::bytea);
+SELECT pg_temp.copy_sketch(pg_temp.hdr(1, 1, 0.3, 2, 0, 12, 20, 32, 2) || '\xf20301 3301'::bytea);
+SELECT pg_temp.copy_sketch(pg_temp.hdr(1, 1, 0.005, 3, 0, 12, 20, 32, 2) || '\xf20301 3301'::bytea);
+SELECT pg_temp.copy_sketch(pg_temp.hdr(1, 1, 0.005, 2, 0, 12, 20, 32, 3) || '\xf20301 3301'::bytea);
+SELECT pg_temp.copy_sketch(pg_temp.hdr(1, 1, 0.005, 2, 0, 12, 20, 32, 2) || '\xf20301 330100'::bytea);
+SELECT pg_temp.copy_sketch(pg_temp.hdr(1, 1, 0.005, 2, 0, 12, 20, 32, 2) || '\xf20301 0001'::bytea);
+SELECT pg_temp.copy_sketch(pg_temp.hdr(1, 1, 0.005, 2, 0, 12, 20, 32, 2) || '\xf20301 33ffffffffffffffffff7f'::bytea);
+SELECT pg_temp.copy_sketch(pg_temp.hdr(1, 1, 0.005, 2, 0, 12, 20, 32, 2) || '\xffffffffff0f01 3301'::bytea);
+SELECT pg_temp.copy_sketch(pg_temp.hdr(1, 1, 'NaN', 2, 0, 12, 20, 32, 2) || '\xf20301 3301'::bytea);
+SELECT pg_temp.copy_sketch(pg_temp.hdr(1, 1, 0.005, 2, 0, 'Infinity', 20, 32, 2) || '\xf20301 3301'::bytea);
+SELECT pg_temp.copy_sketch(pg_temp.hdr(1, 1, 0.005, -1, 0, 12, 20, 32, 2) || '\xf20301 3301'::bytea);
+SELECT pg_temp.copy_sketch('\x01');
+SELECT pg_temp.copy_sketch('\x');
+\set VERBOSITY default
+
+-- Accuracy: for q = 0, 0.01, ..., 0.99, 0.999, 1 the sketch answers within
+-- 0.5% of percentile_disc over the same rows, on adversarial and generated sets.
+SELECT acmetrace.load_generated('g', 'seren', 100000, 7);
+-- Regular tables: parallel workers cannot read temporary ones.
+CREATE TABLE sets (name text, x float8);
+INSERT INTO sets SELECT 'all equal', 3600 FROM generate_series(1, 1000);
+INSERT INTO sets SELECT 'two far-apart clusters', CASE WHEN g % 2 = 0 THEN 1 + g % 3 ELSE 1e8 + g % 1000 END
+  FROM generate_series(1, 2000) g;
+INSERT INTO sets SELECT 'powers of ten', 10 ^ (g % 10) FROM generate_series(1, 1000) g;
+INSERT INTO sets SELECT 'only zeros', 0 FROM generate_series(1, 500);
+INSERT INTO sets SELECT 'zeros and 10^9', CASE WHEN g % 3 = 0 THEN 1e9 ELSE 0 END FROM generate_series(1, 900) g;
+INSERT INTO sets SELECT 'fractions', ((g * 7919) % 10007) / 97.0 FROM generate_series(1, 3000) g;
+INSERT INTO sets SELECT 'heavy tail', floor(exp(((g * 7919) % 10007) / 10007.0 * 18)) FROM generate_series(1, 5000) g;
+INSERT INTO sets SELECT 'one value', 42;
+INSERT INTO sets SELECT 'generated queue (s)', wait_s FROM acmetrace.jobs WHERE cluster = 'g' AND wait_s >= 0;
+INSERT INTO sets SELECT 'generated duration (s)', run_s FROM acmetrace.jobs WHERE cluster = 'g' AND run_s >= 0;
+INSERT INTO sets SELECT 'generated GPU time (s)', gpu_s FROM acmetrace.jobs WHERE cluster = 'g' AND gpu_s >= 0;
+INSERT INTO sets SELECT 'generated GPU count', gpu_num FROM acmetrace.jobs WHERE cluster = 'g';
+ANALYZE sets;
+CREATE TEMP TABLE grid AS
+SELECT array_agg(q ORDER BY q) AS qs
+  FROM (SELECT k / 100.0::float8 AS q FROM generate_series(0, 99) k UNION ALL VALUES (0.999), (1)) g;
+CREATE TEMP TABLE exact AS
+SELECT name, count(*) AS n, percentile_disc((SELECT qs FROM grid)) WITHIN GROUP (ORDER BY x) AS v
+  FROM sets GROUP BY name;
+CREATE TEMP TABLE serial AS
+SELECT name, acmetrace.delay_sketch_agg(x) AS s FROM sets GROUP BY name;
+-- within: every answer within 0.5% of the exact one (0 exactly);
+-- exact: how many of the 102 answers are exactly percentile_disc's.
+CREATE FUNCTION pg_temp.compare(sketches regclass)
+RETURNS TABLE (name text, n bigint, quantiles bigint, within boolean, exact bigint)
+LANGUAGE plpgsql AS $$
+BEGIN
+    RETURN QUERY EXECUTE format($q$
+    SELECT e.name, e.n, count(*),
+           bool_and(CASE WHEN t = 0 THEN a = 0 ELSE abs(a - t) <= 0.005 * t * (1 + 1e-12) END),
+           count(*) FILTER (WHERE a = t)
+      FROM exact e JOIN %s s USING (name),
+           unnest(e.v, acmetrace.percentiles(s.s, (SELECT qs FROM grid))) u(t, a)
+     GROUP BY e.name, e.n ORDER BY e.name $q$, sketches);
+END
+$$;
+SELECT * FROM pg_temp.compare('serial');
+-- The sketch stays small: bytes stored per set.
+SELECT name, pg_column_size(s) < 4096 AS under_4kb, acmetrace.count(s) FROM serial ORDER BY name;
+
+-- The same with forced parallel workers: a Partial Aggregate, the same buckets.
+SET force_parallel_mode = on;
+SET parallel_setup_cost = 0;
+SET parallel_tuple_cost = 0;
+SET min_parallel_table_scan_size = 0;
+SET max_parallel_workers_per_gather = 2;
+EXPLAIN (COSTS OFF) SELECT name, acmetrace.delay_sketch_agg(x) FROM sets GROUP BY name;
+CREATE TEMP TABLE parallel AS
+SELECT name, acmetrace.delay_sketch_agg(x) AS s FROM sets GROUP BY name;
+SELECT * FROM pg_temp.compare('parallel');
+-- Float sums may add up in another order; everything else is identical.
+SELECT count(*) AS sets,
+       bool_and(regexp_replace(p.s::text, ' sum=\S+', '') = regexp_replace(s.s::text, ' sum=\S+', '')) AS same_buckets,
+       max(abs(acmetrace.mean(p.s) - acmetrace.mean(s.s)) / nullif(acmetrace.mean(s.s), 0)) < 1e-12 AS same_mean
+  FROM parallel p JOIN serial s USING (name);
+-- The queue function, through workers, against percentile_disc by hand.
+SELECT q.type, q.jobs = e.jobs AS same_jobs,
+       bool_and(abs(a - t) <= 0.005 * t * (1 + 1e-12)) AS within
+  FROM acmetrace.queue_percentiles('g') q
+  JOIN (SELECT type, count(*) AS jobs, percentile_disc('{0.5,0.9,0.99}'::float8[]) WITHIN GROUP (ORDER BY wait_s) v
+          FROM acmetrace.jobs WHERE cluster = 'g' AND wait_s >= 0 GROUP BY type) e USING (type),
+       unnest(e.v, q.percentiles) u(t, a)
+ GROUP BY q.type, q.jobs, e.jobs ORDER BY q.type;
+RESET force_parallel_mode;
+RESET parallel_setup_cost;
+RESET parallel_tuple_cost;
+RESET min_parallel_table_scan_size;
+RESET max_parallel_workers_per_gather;
+
+-- Rollup: a sketch per day and type, stored in a table, rolled up to the
+-- month (and over types) equals the sketch of the month's rows.
+CREATE TABLE month AS
+SELECT '2023-07-01'::date + (g % 30) AS day,
+       (ARRAY['Eval', 'Pretrain', 'SFT'])[1 + (g / 30) % 3] AS type,
+       floor(exp(((g * 7919) % 10007) / 10007.0 * 16)) - 1 AS wait_s
+  FROM generate_series(1, 60000) g;
+CREATE TABLE daily AS
+SELECT day, type, acmetrace.delay_sketch_agg(wait_s) AS s FROM month GROUP BY day, type;
+SELECT count(DISTINCT day) AS days, count(*) AS sketches FROM daily;
+SELECT d.type, acmetrace.count(d.s) AS jobs,
+       d.s::text = (SELECT acmetrace.delay_sketch_agg(m.wait_s)::text FROM month m WHERE m.type = d.type) AS equals_raw
+  FROM (SELECT type, acmetrace.rollup(s) AS s FROM daily GROUP BY type) d ORDER BY d.type;
+SELECT acmetrace.rollup(s)::text = (SELECT acmetrace.delay_sketch_agg(wait_s)::text FROM month) AS all_types_equal_raw
+  FROM daily;
+-- Rolling up through workers too, and rollups of rollups.
+SET force_parallel_mode = on;
+SET parallel_setup_cost = 0;
+SET parallel_tuple_cost = 0;
+SET min_parallel_table_scan_size = 0;
+EXPLAIN (COSTS OFF) SELECT acmetrace.rollup(s) FROM daily;
+SELECT acmetrace.rollup(s)::text = (SELECT acmetrace.delay_sketch_agg(wait_s)::text FROM month) AS parallel_rollup_equal
+  FROM daily;
+RESET force_parallel_mode;
+RESET parallel_setup_cost;
+RESET parallel_tuple_cost;
+RESET min_parallel_table_scan_size;
+SELECT acmetrace.rollup(s)::text = (SELECT acmetrace.rollup(s)::text FROM daily) AS rollup_of_rollups
+  FROM (SELECT type, acmetrace.rollup(s) AS s FROM daily GROUP BY type) t;
+SELECT acmetrace.rollup(s) IS NULL AS nothing_to_roll_up FROM daily WHERE false;
+
+-- The fn_extra cache follows the value: rows alternate between sketches of
+-- the same size and between in-memory and TOASTed sketches.  Medians are
+-- far apart, so a stale cache would show.
+CREATE TEMP TABLE vals_src AS
+SELECT k AS id, 1000.0 * k + x AS x FROM generate_series(1, 3) k, generate_series(0, 10) x
+UNION ALL
+SELECT 3 + k, k * 1e6 + x::float8 ^ 3 FROM generate_series(1, 2) k, generate_series(0, 30000) x;
+CREATE TEMP TABLE vals (id int, s acmetrace.delay_sketch);
+ALTER TABLE vals ALTER s SET STORAGE external;
+INSERT INTO vals SELECT id, acmetrace.delay_sketch_agg(x) FROM vals_src GROUP BY id;
+SELECT v.id, pg_column_size(v.s) AS bytes FROM vals v ORDER BY v.id;
+SELECT pg_relation_size(reltoastrelid) > 0 AS some_are_toasted FROM pg_class WHERE oid = 'vals'::regclass;
+SELECT count(*) AS rows, count(DISTINCT q.id) AS sketches,
+       count(*) FILTER (WHERE abs(q.median - e.median) <= 0.005 * e.median) AS right_median
+  FROM (SELECT x.id, acmetrace.percentile((SELECT v.s FROM vals v WHERE v.id = x.id), 0.5) AS median
+          FROM (SELECT 1 + (k * 7) % 5 AS id FROM generate_series(1, 60) k) x
+        OFFSET 0) q
+  JOIN (SELECT id, percentile_disc(0.5) WITHIN GROUP (ORDER BY x) AS median FROM vals_src GROUP BY id) e
+    ON e.id = q.id;
+-- One sketch over 2,000 rows is read into the cache once (DEBUG1 says when).
+CREATE TEMP TABLE one AS SELECT acmetrace.delay_sketch_agg(x) AS s FROM generate_series(1, 2000) x;
+SET client_min_messages = debug1;
+SELECT count(*) FILTER (WHERE acmetrace.rank_of(o.s, x) = x / 2000.0) AS exact_ranks FROM one o, generate_series(1, 2000) x;
+RESET client_min_messages;
+
+-- Unqualified count(s) with acmetrace on the search path is the sketch's
+-- count, not the aggregate: the functions are meant to be schema-qualified.
+SET search_path = acmetrace, public;
+SELECT count(s) AS values_in_each FROM daily WHERE day = '2023-07-01' ORDER BY 1;
+RESET search_path;
+
+-- The BI view: p50/p90/p99 per cluster and type.
+SELECT cluster, type, jobs, p50_s, p90_s, p99_s, mean_s > 0 AS has_mean, max_s
+  FROM acmetrace.queue_delay_summary WHERE cluster = 'g' ORDER BY type;
+\set VERBOSITY terse
+SELECT * FROM acmetrace.queue_percentiles('nope');
+SELECT * FROM acmetrace.queue_percentiles('g', NULL);
+\set VERBOSITY default
+
+DROP TABLE bin, src, sets, grid, exact, serial, parallel, month, daily, vals_src, vals, one;
+DROP EXTENSION acmetrace;

@@ -1,0 +1,938 @@
+/*
+ * sketch.c: the relative-error quantile sketch (see sketch.h).
+ */
+#include "sketch.h"
+
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Decoded bucket indexes beyond this are nonsense (real ones stay < 2^19). */
+#define INDEX_LIMIT (1 << 24)
+
+#define HAS_BUCKETS(sk) ((sk)->first <= (sk)->last)
+
+int
+at_sk_error_ok(double alpha)
+{
+	return alpha >= AT_SK_MIN_ERROR && alpha <= AT_SK_MAX_ERROR;
+}
+
+void
+at_sk_init(at_sketch *sk, double alpha, at_sk_mem_fn mem, void *mem_ctx)
+{
+	memset(sk, 0, sizeof(*sk));
+	sk->alpha = alpha;
+	sk->gamma = (1.0 + alpha) / (1.0 - alpha);
+	sk->ln_gamma = log1p(2.0 * alpha / (1.0 - alpha));
+	sk->inv_ln_gamma = 1.0 / sk->ln_gamma;
+	sk->integral = 1;
+	sk->first = 1;
+	sk->last = 0;
+	sk->mem = mem;
+	sk->mem_ctx = mem_ctx;
+}
+
+static void
+drop_cum(at_sketch *sk)
+{
+	if (sk->cum)
+		sk->mem(sk->mem_ctx, sk->cum, 0);
+	sk->cum = NULL;
+}
+
+void
+at_sk_free(at_sketch *sk)
+{
+	drop_cum(sk);
+	if (sk->counts)
+		sk->mem(sk->mem_ctx, sk->counts, 0);
+	sk->counts = NULL;
+	sk->cap = 0;
+}
+
+int32_t
+at_sk_index(const at_sketch *sk, double x)
+{
+	return (int32_t) ceil(log(x) * sk->inv_ln_gamma);
+}
+
+/* Make room for buckets nlo..nhi (which include the occupied range). */
+static at_sk_err
+reserve(at_sketch *sk, int32_t nlo, int32_t nhi, int growing_down)
+{
+	int64_t		span = (int64_t) nhi - nlo + 1;
+	int64_t		newcap, extra, below;
+	uint64_t   *counts;
+
+	if (sk->counts && nlo >= sk->lo && (int64_t) nhi - sk->lo < (int64_t) sk->cap)
+		return AT_SK_OK;
+	if (span > AT_SK_MAX_BUCKETS)
+		return AT_SK_ESPAN;
+	/* leave slack on the side that grows, so growth is amortized */
+	newcap = span + span / 2;
+	if (newcap < 64)
+		newcap = 64;
+	if (newcap > AT_SK_MAX_BUCKETS)
+		newcap = AT_SK_MAX_BUCKETS;
+	extra = newcap - span;
+	if (!HAS_BUCKETS(sk))
+		below = extra / 2;
+	else if (growing_down)
+		below = extra - extra / 4;
+	else
+		below = extra / 4;
+	counts = sk->mem(sk->mem_ctx, NULL, (size_t) newcap * sizeof(uint64_t));
+	if (counts == NULL)
+		return AT_SK_ENOMEM;
+	if (HAS_BUCKETS(sk))
+		memcpy(counts + (sk->first - (nlo - below)), sk->counts + (sk->first - sk->lo),
+			   (size_t) (sk->last - sk->first + 1) * sizeof(uint64_t));
+	if (sk->counts)
+		sk->mem(sk->mem_ctx, sk->counts, 0);
+	sk->counts = counts;
+	sk->lo = (int32_t) (nlo - below);
+	sk->cap = (uint32_t) newcap;
+	return AT_SK_OK;
+}
+
+/* Add c values to bucket i (no change to count, zeros, min, max, sum). */
+static at_sk_err
+add_bucket(at_sketch *sk, int32_t i, uint64_t c)
+{
+	if (!(sk->counts && i >= sk->lo && (int64_t) i - sk->lo < (int64_t) sk->cap))
+	{
+		int32_t		nlo = HAS_BUCKETS(sk) && sk->first < i ? sk->first : i;
+		int32_t		nhi = HAS_BUCKETS(sk) && sk->last > i ? sk->last : i;
+		at_sk_err	e = reserve(sk, nlo, nhi, HAS_BUCKETS(sk) && i < sk->first);
+
+		if (e != AT_SK_OK)
+			return e;
+	}
+	sk->counts[i - sk->lo] += c;
+	if (!HAS_BUCKETS(sk))
+		sk->first = sk->last = i;
+	else if (i < sk->first)
+		sk->first = i;
+	else if (i > sk->last)
+		sk->last = i;
+	return AT_SK_OK;
+}
+
+at_sk_err
+at_sk_add(at_sketch *sk, double x)
+{
+	if (!(x >= 0))
+		return isnan(x) ? AT_SK_ENONFINITE : AT_SK_ENEGATIVE;
+	if (isinf(x))
+		return AT_SK_ENONFINITE;
+	if (sk->count == UINT64_MAX)
+		return AT_SK_EOVERFLOW;
+	if (x == 0)
+	{
+		x = 0.0;				/* -0 too */
+		sk->zeros++;
+	}
+	else
+	{
+		at_sk_err	e = add_bucket(sk, at_sk_index(sk, x), 1);
+
+		if (e != AT_SK_OK)
+			return e;
+	}
+	if (sk->count == 0)
+		sk->min = sk->max = x;
+	else if (x < sk->min)
+		sk->min = x;
+	else if (x > sk->max)
+		sk->max = x;
+	sk->sum += x;
+	sk->count++;
+	if (sk->integral && x != floor(x))
+		sk->integral = 0;
+	if (sk->cum)
+		drop_cum(sk);
+	return AT_SK_OK;
+}
+
+at_sk_err
+at_sk_merge(at_sketch *dst, const at_sketch *src)
+{
+	if (dst->alpha != src->alpha)
+		return AT_SK_EALPHA;
+	if (src->count == 0)
+		return AT_SK_OK;
+	if (dst->count > UINT64_MAX - src->count)
+		return AT_SK_EOVERFLOW;
+	if (HAS_BUCKETS(src))
+	{
+		int32_t		nlo = src->first,
+					nhi = src->last;
+		at_sk_err	e;
+
+		if (HAS_BUCKETS(dst))
+		{
+			nlo = dst->first < nlo ? dst->first : nlo;
+			nhi = dst->last > nhi ? dst->last : nhi;
+		}
+		e = reserve(dst, nlo, nhi, HAS_BUCKETS(dst) && src->first < dst->first);
+		if (e != AT_SK_OK)
+			return e;
+		for (int32_t i = src->first; i <= src->last; i++)
+			dst->counts[i - dst->lo] += src->counts[i - src->lo];
+		if (!HAS_BUCKETS(dst))
+		{
+			dst->first = src->first;
+			dst->last = src->last;
+		}
+		else
+		{
+			if (src->first < dst->first)
+				dst->first = src->first;
+			if (src->last > dst->last)
+				dst->last = src->last;
+		}
+	}
+	if (dst->count == 0)
+	{
+		dst->min = src->min;
+		dst->max = src->max;
+	}
+	else
+	{
+		if (src->min < dst->min)
+			dst->min = src->min;
+		if (src->max > dst->max)
+			dst->max = src->max;
+	}
+	dst->zeros += src->zeros;
+	dst->sum += src->sum;
+	dst->count += src->count;
+	dst->integral = dst->integral && src->integral;
+	drop_cum(dst);
+	return AT_SK_OK;
+}
+
+at_sk_err
+at_sk_prepare(at_sketch *sk)
+{
+	uint64_t	acc = 0;
+
+	if (sk->cum || !HAS_BUCKETS(sk))
+		return AT_SK_OK;
+	sk->cum = sk->mem(sk->mem_ctx, NULL, (size_t) (sk->last - sk->first + 1) * sizeof(uint64_t));
+	if (sk->cum == NULL)
+		return AT_SK_ENOMEM;
+	for (int32_t i = sk->first; i <= sk->last; i++)
+	{
+		acc += sk->counts[i - sk->lo];
+		sk->cum[i - sk->first] = acc;
+	}
+	return AT_SK_OK;
+}
+
+/* Values in buckets first..i. */
+static uint64_t
+through(const at_sketch *sk, int32_t i)
+{
+	uint64_t	acc = 0;
+
+	if (i < sk->first)
+		return 0;
+	if (i > sk->last)
+		i = sk->last;
+	if (sk->cum)
+		return sk->cum[i - sk->first];
+	for (int32_t k = sk->first; k <= i; k++)
+		acc += sk->counts[k - sk->lo];
+	return acc;
+}
+
+/*
+ * 1 and *k if bucket i holds exactly one integer >= 1.  Only narrow buckets
+ * (under 2 wide) are searched; the candidates are tested with the same
+ * index function that placed the values, so rounding cannot mislead.
+ */
+static int
+unique_integer(const at_sketch *sk, int32_t i, double *k)
+{
+	double		lo = exp((double) (i - 1) * sk->ln_gamma);
+	double		hi = exp((double) i * sk->ln_gamma);
+	double		a, b;
+	int			found = 0;
+
+	if (!(hi - lo < 2.0))
+		return 0;
+	a = floor(lo) - 1.0;
+	b = ceil(hi) + 1.0;
+	if (a < 1.0)
+		a = 1.0;
+	for (double j = a; j <= b; j += 1.0)
+		if (at_sk_index(sk, j) == i)
+		{
+			found++;
+			*k = j;
+		}
+	return found == 1;
+}
+
+static double
+bucket_value(const at_sketch *sk, int32_t i)
+{
+	double		v = 2.0 * exp((double) i * sk->ln_gamma) / (sk->gamma + 1.0);
+	double		k;
+
+	if (sk->integral && unique_integer(sk, i, &k))
+		v = k;
+	if (v < sk->min)
+		v = sk->min;
+	if (v > sk->max)
+		v = sk->max;
+	return v;
+}
+
+int
+at_sk_quantile(const at_sketch *sk, double q, double *out)
+{
+	double		rd;
+	uint64_t	r;
+	int32_t		i;
+
+	if (sk->count == 0)
+		return 0;
+	/* the same arithmetic as percentile_disc */
+	rd = ceil(q * (double) sk->count);
+	if (!(rd >= 1.0))
+		r = 1;
+	else if (rd >= (double) sk->count)
+		r = sk->count;
+	else
+		r = (uint64_t) rd;
+	if (r <= sk->zeros || !HAS_BUCKETS(sk))
+	{
+		*out = 0.0;
+		return 1;
+	}
+	if (r == sk->count || r == 1)
+	{
+		/* the largest or (no zeros, as r > zeros) the smallest: exact */
+		*out = r == sk->count ? sk->max : sk->min;
+		return 1;
+	}
+	r -= sk->zeros;
+	if (sk->cum)
+	{
+		size_t		a = 0,
+					b = (size_t) (sk->last - sk->first);
+
+		while (a < b)			/* first k with cum[k] >= r */
+		{
+			size_t		m = a + (b - a) / 2;
+
+			if (sk->cum[m] >= r)
+				b = m;
+			else
+				a = m + 1;
+		}
+		i = sk->first + (int32_t) a;
+	}
+	else
+	{
+		uint64_t	acc = 0;
+
+		for (i = sk->first; i < sk->last; i++)
+		{
+			acc += sk->counts[i - sk->lo];
+			if (acc >= r)
+				break;
+		}
+	}
+	*out = bucket_value(sk, i);
+	return 1;
+}
+
+double
+at_sk_rank(const at_sketch *sk, double x)
+{
+	int32_t		i;
+	uint64_t	le;
+	double		k;
+
+	if (sk->count == 0)
+		return -1.0;
+	if (isnan(x))
+		return 1.0;				/* NaN sorts above every number */
+	if (x < sk->min)
+		return 0.0;
+	if (x >= sk->max)
+		return 1.0;
+	if (x <= 0 || !HAS_BUCKETS(sk))
+		return (double) sk->zeros / (double) sk->count;
+	i = at_sk_index(sk, x);
+	le = through(sk, i - 1);
+	if (i >= sk->first && i <= sk->last &&
+		!(sk->integral && unique_integer(sk, i, &k) && k > x))
+		le += sk->counts[i - sk->lo];
+	return (double) (sk->zeros + le) / (double) sk->count;
+}
+
+/* ---- serialized form ---- */
+
+static void
+put_u64(unsigned char *p, uint64_t v)
+{
+	for (int k = 7; k >= 0; k--, v >>= 8)
+		p[k] = (unsigned char) (v & 0xff);
+}
+
+static uint64_t
+get_u64(const unsigned char *p)
+{
+	uint64_t	v = 0;
+
+	for (int k = 0; k < 8; k++)
+		v = (v << 8) | p[k];
+	return v;
+}
+
+static void
+put_double(unsigned char *p, double d)
+{
+	uint64_t	v;
+
+	memcpy(&v, &d, 8);
+	put_u64(p, v);
+}
+
+static double
+get_double(const unsigned char *p)
+{
+	uint64_t	v = get_u64(p);
+	double		d;
+
+	memcpy(&d, &v, 8);
+	return d;
+}
+
+static size_t
+put_varint(unsigned char *p, uint64_t v)
+{
+	size_t		n = 0;
+
+	while (v >= 0x80)
+	{
+		p[n++] = (unsigned char) (v | 0x80);
+		v >>= 7;
+	}
+	p[n++] = (unsigned char) v;
+	return n;
+}
+
+/* 0 if truncated or longer than 64 bits, else bytes read. */
+static size_t
+get_varint(const unsigned char *p, size_t avail, uint64_t *v)
+{
+	uint64_t	r = 0;
+
+	for (size_t n = 0; n < avail && n < 10; n++)
+	{
+		uint64_t	b = p[n] & 0x7f;
+
+		if (n == 9 && (p[n] & 0xfe))
+			return 0;			/* bits beyond 64 */
+		r |= b << (7 * n);
+		if (!(p[n] & 0x80))
+		{
+			*v = r;
+			return n + 1;
+		}
+	}
+	return 0;
+}
+
+static uint32_t
+nonempty(const at_sketch *sk)
+{
+	uint32_t	n = 0;
+
+	if (HAS_BUCKETS(sk))
+		for (int32_t i = sk->first; i <= sk->last; i++)
+			n += sk->counts[i - sk->lo] != 0;
+	return n;
+}
+
+size_t
+at_sk_encoded_bound(const at_sketch *sk)
+{
+	size_t		span = HAS_BUCKETS(sk) ? (size_t) (sk->last - sk->first + 1) : 0;
+
+	return AT_SK_HEADER + span * (5 + 10);
+}
+
+size_t
+at_sk_encode(const at_sketch *sk, unsigned char *buf)
+{
+	size_t		n = AT_SK_HEADER;
+	int32_t		prev = 0;
+	int			started = 0;
+
+	buf[0] = AT_SK_VERSION;
+	buf[1] = sk->integral ? AT_SK_FLAG_INTEGRAL : 0;
+	buf[2] = buf[3] = 0;
+	put_double(buf + 4, sk->alpha);
+	put_u64(buf + 12, sk->count);
+	put_u64(buf + 20, sk->zeros);
+	put_double(buf + 28, sk->min);
+	put_double(buf + 36, sk->max);
+	put_double(buf + 44, sk->sum);
+	buf[52] = buf[53] = buf[54] = buf[55] = 0;
+	if (HAS_BUCKETS(sk))
+	{
+		uint32_t	nb = nonempty(sk);
+
+		buf[52] = (unsigned char) (nb >> 24);
+		buf[53] = (unsigned char) (nb >> 16);
+		buf[54] = (unsigned char) (nb >> 8);
+		buf[55] = (unsigned char) nb;
+		for (int32_t i = sk->first; i <= sk->last; i++)
+		{
+			uint64_t	c = sk->counts[i - sk->lo];
+
+			if (c == 0)
+				continue;
+			if (!started)		/* zigzag: small magnitudes stay short */
+				n += put_varint(buf + n, i < 0 ? ((uint64_t) (-(int64_t) i) << 1) - 1 : (uint64_t) i << 1);
+			else
+				n += put_varint(buf + n, (uint64_t) (i - prev));
+			n += put_varint(buf + n, c);
+			prev = i;
+			started = 1;
+		}
+	}
+	return n;
+}
+
+static const char *
+err_message(at_sk_err e)
+{
+	return at_sk_strerror(e);
+}
+
+const char *
+at_sk_decode(at_sketch *sk, const unsigned char *buf, size_t len, at_sk_mem_fn mem, void *mem_ctx)
+{
+	double		alpha;
+	uint32_t	nb;
+	size_t		pos = AT_SK_HEADER;
+	int64_t		idx = 0;
+	const char *msg = NULL;
+
+	memset(sk, 0, sizeof(*sk));
+	if (len < AT_SK_HEADER)
+		return "value is shorter than the sketch header";
+	if (buf[0] != AT_SK_VERSION)
+		return "unsupported sketch version";
+	if (buf[1] & ~AT_SK_FLAGS_KNOWN)
+		return "unknown flag bits";
+	if (buf[2] != 0 || buf[3] != 0)
+		return "reserved bytes are not zero";
+	alpha = get_double(buf + 4);
+	if (!at_sk_error_ok(alpha))
+		return "relative error is out of range";
+	at_sk_init(sk, alpha, mem, mem_ctx);
+	sk->integral = (buf[1] & AT_SK_FLAG_INTEGRAL) != 0;
+	sk->count = get_u64(buf + 12);
+	sk->zeros = get_u64(buf + 20);
+	sk->min = get_double(buf + 28);
+	sk->max = get_double(buf + 36);
+	sk->sum = get_double(buf + 44);
+	nb = ((uint32_t) buf[52] << 24) | ((uint32_t) buf[53] << 16) | ((uint32_t) buf[54] << 8) | buf[55];
+	if (nb > AT_SK_MAX_BUCKETS)
+		return "too many buckets";
+	for (uint32_t k = 0; k < nb && msg == NULL; k++)
+	{
+		uint64_t	v,
+					c;
+		size_t		r = get_varint(buf + pos, len - pos, &v);
+
+		if (r == 0)
+		{
+			msg = "truncated or overlong bucket index";
+			break;
+		}
+		pos += r;
+		if (k == 0)
+		{
+			if (v > 2 * (uint64_t) INDEX_LIMIT)
+			{
+				msg = "bucket index is out of range";
+				break;
+			}
+			idx = (v & 1) ? -(int64_t) ((v + 1) >> 1) : (int64_t) (v >> 1);
+		}
+		else
+		{
+			if (v == 0 || v > 2 * (uint64_t) INDEX_LIMIT)
+			{
+				msg = "bucket indexes are not strictly increasing";
+				break;
+			}
+			idx += (int64_t) v;
+		}
+		if (idx > INDEX_LIMIT || idx < -INDEX_LIMIT)
+		{
+			msg = "bucket index is out of range";
+			break;
+		}
+		r = get_varint(buf + pos, len - pos, &c);
+		if (r == 0)
+		{
+			msg = "truncated or overlong bucket count";
+			break;
+		}
+		pos += r;
+		if (c == 0)
+			msg = "a listed bucket is empty";
+		else
+		{
+			at_sk_err	e = add_bucket(sk, (int32_t) idx, c);
+
+			if (e != AT_SK_OK)
+				msg = err_message(e);
+		}
+	}
+	if (msg == NULL && pos != len)
+		msg = "trailing bytes after the buckets";
+	if (msg == NULL)
+		msg = at_sk_check(sk);
+	if (msg != NULL)
+		at_sk_free(sk);
+	return msg;
+}
+
+/* ---- consistency ---- */
+
+static int
+is_integer(double x)
+{
+	return x == floor(x);
+}
+
+const char *
+at_sk_check(const at_sketch *sk)
+{
+	uint64_t	total = 0;
+
+	if (!at_sk_error_ok(sk->alpha))
+		return "relative error is out of range";
+	if (sk->count == 0)
+	{
+		if (sk->zeros != 0 || HAS_BUCKETS(sk) || sk->min != 0 || sk->max != 0 || sk->sum != 0)
+			return "an empty sketch must have no buckets and min, max and sum 0";
+		return NULL;
+	}
+	if (!isfinite(sk->min) || !isfinite(sk->max) || !isfinite(sk->sum))
+		return "min, max and sum must be finite";
+	if (!(sk->min >= 0 && sk->max >= sk->min && sk->sum >= 0))
+		return "need 0 <= min <= max and sum >= 0";
+	if (HAS_BUCKETS(sk))
+		for (int32_t i = sk->first; i <= sk->last; i++)
+		{
+			uint64_t	c = sk->counts[i - sk->lo];
+
+			if (total > UINT64_MAX - c)
+				return "bucket counts overflow";
+			total += c;
+		}
+	if (sk->zeros > sk->count || total != sk->count - sk->zeros)
+		return "count is not zeros plus the bucket counts";
+	if ((sk->zeros > 0) != (sk->min == 0))
+		return "min must be 0 exactly when there are zeros";
+	if (total == 0)
+	{
+		if (sk->max != 0)
+			return "max must be 0 when there are no buckets";
+	}
+	else
+	{
+		/* one bucket of slack: another libm may round log() differently */
+		int64_t		d = (int64_t) at_sk_index(sk, sk->max) - sk->last;
+
+		if (sk->max <= 0 || d > 1 || d < -1)
+			return "max does not fall in the last bucket";
+		d = (int64_t) at_sk_index(sk, sk->min) - sk->first;
+		if (sk->zeros == 0 && (d > 1 || d < -1))
+			return "min does not fall in the first bucket";
+	}
+	if (sk->integral && (!is_integer(sk->min) || !is_integer(sk->max)))
+		return "the integer flag is set but min or max is not an integer";
+	return NULL;
+}
+
+const char *
+at_sk_strerror(at_sk_err e)
+{
+	switch (e)
+	{
+		case AT_SK_OK:
+			return "no error";
+		case AT_SK_ENEGATIVE:
+			return "negative value";
+		case AT_SK_ENONFINITE:
+			return "NaN or infinite value";
+		case AT_SK_ESPAN:
+			return "values span more buckets than a sketch holds";
+		case AT_SK_ENOMEM:
+			return "out of memory";
+		case AT_SK_EALPHA:
+			return "sketches have different relative errors";
+		case AT_SK_EOVERFLOW:
+			return "count overflows 64 bits";
+	}
+	return "unknown error";
+}
+
+/* ---- text form ---- */
+
+typedef struct writer
+{
+	char	   *buf;
+	size_t		size;
+	size_t		len;
+} writer;
+
+static void
+wr(writer *w, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+static void
+wr(writer *w, const char *fmt, ...)
+{
+	va_list		ap;
+	int			n;
+	char	   *dst = w->len < w->size ? w->buf + w->len : NULL;
+
+	va_start(ap, fmt);
+	n = vsnprintf(dst, dst ? w->size - w->len : 0, fmt, ap);
+	va_end(ap);
+	if (n > 0)
+		w->len += (size_t) n;
+}
+
+/* Shortest of %.15g..%.17g that reads back as the same double. */
+static void
+wr_double(writer *w, double d)
+{
+	char		tmp[40];
+
+	for (int prec = 15; prec <= 17; prec++)
+	{
+		snprintf(tmp, sizeof(tmp), "%.*g", prec, d);
+		if (strtod(tmp, NULL) == d)
+			break;
+	}
+	wr(w, "%s", tmp);
+}
+
+size_t
+at_sk_format(const at_sketch *sk, char *buf, size_t size)
+{
+	writer		w = {buf, size, 0};
+	int32_t		prev = 0;
+	int			started = 0;
+
+	if (size > 0)
+		buf[0] = '\0';
+	wr(&w, "v%d err=", AT_SK_VERSION);
+	wr_double(&w, sk->alpha);
+	wr(&w, " n=%llu zeros=%llu min=", (unsigned long long) sk->count, (unsigned long long) sk->zeros);
+	wr_double(&w, sk->min);
+	wr(&w, " max=");
+	wr_double(&w, sk->max);
+	wr(&w, " sum=");
+	wr_double(&w, sk->sum);
+	wr(&w, " int=%d b=", sk->integral ? 1 : 0);
+	if (HAS_BUCKETS(sk))
+		for (int32_t i = sk->first; i <= sk->last; i++)
+		{
+			uint64_t	c = sk->counts[i - sk->lo];
+
+			if (c == 0)
+				continue;
+			if (!started)
+				wr(&w, "%d:%llu", (int) i, (unsigned long long) c);
+			else
+				wr(&w, ",+%d:%llu", (int) (i - prev), (unsigned long long) c);
+			prev = i;
+			started = 1;
+		}
+	return w.len;
+}
+
+static int
+is_space(char c)
+{
+	return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v';
+}
+
+static int
+expect(const char **p, const char *lit)
+{
+	size_t		n = strlen(lit);
+
+	if (strncmp(*p, lit, n) != 0)
+		return 0;
+	*p += n;
+	return 1;
+}
+
+static int
+read_u64(const char **p, uint64_t *out)
+{
+	const char *s = *p;
+	uint64_t	v = 0;
+
+	if (*s < '0' || *s > '9')
+		return 0;
+	for (; *s >= '0' && *s <= '9'; s++)
+	{
+		unsigned	d = (unsigned) (*s - '0');
+
+		if (v > (UINT64_MAX - d) / 10)
+			return 0;
+		v = v * 10 + d;
+	}
+	*out = v;
+	*p = s;
+	return 1;
+}
+
+static int
+read_index(const char **p, int64_t *out)
+{
+	int			neg = 0;
+	uint64_t	v;
+
+	if (**p == '-')
+	{
+		neg = 1;
+		(*p)++;
+	}
+	if (!read_u64(p, &v) || v > INDEX_LIMIT)
+		return 0;
+	*out = neg ? -(int64_t) v : (int64_t) v;
+	return 1;
+}
+
+static int
+read_double(const char **p, double *out)
+{
+	char	   *end;
+	const char *s = *p;
+
+	/* strtod would skip spaces and take "nan" and "inf"; numbers only */
+	if (!((*s >= '0' && *s <= '9') || *s == '-' || *s == '.'))
+		return 0;
+	*out = strtod(s, &end);
+	if (end == s)
+		return 0;
+	*p = end;
+	return 1;
+}
+
+const char *
+at_sk_parse(at_sketch *sk, const char *s, at_sk_mem_fn mem, void *mem_ctx, size_t *err_pos)
+{
+	const char *p = s;
+	const char *msg = NULL;
+	uint64_t	version,
+				count,
+				zeros,
+				integral;
+	double		alpha,
+				min,
+				max,
+				sum;
+
+	memset(sk, 0, sizeof(*sk));
+	while (is_space(*p))
+		p++;
+#define FAIL(m) do { msg = (m); goto fail; } while (0)
+	if (!expect(&p, "v") || !read_u64(&p, &version))
+		FAIL("expected \"v1\" at the start");
+	if (version != AT_SK_VERSION)
+		FAIL("unsupported sketch version");
+	if (!expect(&p, " err=") || !read_double(&p, &alpha))
+		FAIL("expected \" err=<relative error>\"");
+	if (!at_sk_error_ok(alpha))
+		FAIL("relative error is out of range");
+	at_sk_init(sk, alpha, mem, mem_ctx);
+	if (!expect(&p, " n=") || !read_u64(&p, &count))
+		FAIL("expected \" n=<count>\"");
+	if (!expect(&p, " zeros=") || !read_u64(&p, &zeros))
+		FAIL("expected \" zeros=<count>\"");
+	if (!expect(&p, " min=") || !read_double(&p, &min))
+		FAIL("expected \" min=<number>\"");
+	if (!expect(&p, " max=") || !read_double(&p, &max))
+		FAIL("expected \" max=<number>\"");
+	if (!expect(&p, " sum=") || !read_double(&p, &sum))
+		FAIL("expected \" sum=<number>\"");
+	if (!expect(&p, " int=") || !read_u64(&p, &integral) || integral > 1)
+		FAIL("expected \" int=0\" or \" int=1\"");
+	if (!expect(&p, " b="))
+		FAIL("expected \" b=<buckets>\"");
+	sk->count = count;
+	sk->zeros = zeros;
+	sk->min = min;
+	sk->max = max;
+	sk->sum = sum;
+	sk->integral = (int) integral;
+	if (*p != '\0' && !is_space(*p))
+	{
+		int64_t		idx;
+		int			nb = 0;
+
+		if (!read_index(&p, &idx))
+			FAIL("expected <bucket index>:<count>");
+		for (;;)
+		{
+			uint64_t	c;
+			at_sk_err	e;
+
+			if (!expect(&p, ":") || !read_u64(&p, &c))
+				FAIL("expected :<count> after a bucket index");
+			if (c == 0)
+				FAIL("a listed bucket is empty");
+			if (++nb > AT_SK_MAX_BUCKETS)
+				FAIL("too many buckets");
+			e = add_bucket(sk, (int32_t) idx, c);
+			if (e != AT_SK_OK)
+				FAIL(err_message(e));
+			if (!expect(&p, ","))
+				break;
+			{
+				uint64_t	step;
+
+				if (!expect(&p, "+") || !read_u64(&p, &step) || step == 0 || step > INDEX_LIMIT)
+					FAIL("expected ,+<index step>:<count> with a step of at least 1");
+				idx += (int64_t) step;
+				if (idx > INDEX_LIMIT)
+					FAIL("bucket index is out of range");
+			}
+		}
+	}
+	while (is_space(*p))
+		p++;
+	if (*p != '\0')
+		FAIL("unexpected characters after the buckets");
+#undef FAIL
+	msg = at_sk_check(sk);
+	if (msg == NULL)
+		return NULL;
+fail:
+	if (err_pos)
+		*err_pos = (size_t) (p - s);
+	at_sk_free(sk);
+	return msg;
+}

@@ -1,0 +1,133 @@
+/*
+ * sketch.h: a relative-error quantile sketch (log-bucketed histogram, the
+ * DDSketch scheme), as plain C.
+ *
+ * With relative error a and gamma = (1 + a) / (1 - a), a value x > 0 falls
+ * in bucket i = ceil(log_gamma(x)), which covers (gamma^(i-1), gamma^i].
+ * The bucket answers with 2 gamma^i / (gamma + 1), which is within a
+ * relative error a of every value in it; so the answer for a rank is within
+ * a of the value that has that rank.  Zero has its own exact count.
+ * Answers are clamped to the exact [min, max], and when every value is an
+ * integer and a bucket holds just one integer, that integer is the answer:
+ * small integers (below about 1/a) come back exactly.
+ *
+ * Buckets are a dense array over the occupied index range, at most
+ * AT_SK_MAX_BUCKETS long (128 KiB), whatever the number of values: about
+ * 1,850 buckets cover 1 to 10^8 at a = 0.005.  Negative, NaN and infinite
+ * values are refused.
+ *
+ * Memory comes from a caller-supplied function, so the PostgreSQL glue can
+ * use memory contexts and the tests plain malloc.
+ */
+#ifndef ACMETRACE_SKETCH_H
+#define ACMETRACE_SKETCH_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#define AT_SK_VERSION		1
+#define AT_SK_MIN_ERROR		0.001
+#define AT_SK_MAX_ERROR		0.25
+#define AT_SK_DEFAULT_ERROR	0.005
+#define AT_SK_MAX_BUCKETS	16384
+
+/* Serialized header: version, flags, 2 zero bytes, then 6 x 8 bytes, u32. */
+#define AT_SK_HEADER		56
+#define AT_SK_FLAG_INTEGRAL	0x01
+#define AT_SK_FLAGS_KNOWN	0x01
+
+/* realloc-like: (ctx, NULL, n) allocates n zeroed bytes, (ctx, p, 0) frees. */
+typedef void *(*at_sk_mem_fn) (void *ctx, void *ptr, size_t size);
+
+typedef struct at_sketch
+{
+	double		alpha;			/* relative error */
+	double		gamma;			/* (1 + alpha) / (1 - alpha) */
+	double		ln_gamma;
+	double		inv_ln_gamma;
+	uint64_t	count;			/* all values, zeros included */
+	uint64_t	zeros;
+	double		min;			/* exact; 0 when count = 0 */
+	double		max;
+	double		sum;
+	int			integral;		/* every value so far is an integer */
+	int32_t		first;			/* occupied bucket range, when count > zeros */
+	int32_t		last;
+	int32_t		lo;				/* bucket index of counts[0] */
+	uint32_t	cap;
+	uint64_t   *counts;
+	uint64_t   *cum;			/* prefix sums after at_sk_prepare, else NULL */
+	at_sk_mem_fn mem;
+	void	   *mem_ctx;
+} at_sketch;
+
+typedef enum at_sk_err
+{
+	AT_SK_OK = 0,
+	AT_SK_ENEGATIVE,			/* value < 0 */
+	AT_SK_ENONFINITE,			/* NaN or infinity */
+	AT_SK_ESPAN,				/* more than AT_SK_MAX_BUCKETS buckets */
+	AT_SK_ENOMEM,
+	AT_SK_EALPHA,				/* merging sketches of different errors */
+	AT_SK_EOVERFLOW				/* a count passed 2^64 - 1 */
+} at_sk_err;
+
+/* 1 if alpha is an accepted relative error. */
+extern int	at_sk_error_ok(double alpha);
+
+/* An empty sketch; alpha must pass at_sk_error_ok. */
+extern void at_sk_init(at_sketch *sk, double alpha, at_sk_mem_fn mem, void *mem_ctx);
+
+/* Frees the bucket arrays. */
+extern void at_sk_free(at_sketch *sk);
+
+extern int32_t at_sk_index(const at_sketch *sk, double x);
+
+extern at_sk_err at_sk_add(at_sketch *sk, double x);
+
+/* dst += src (src unchanged); on error dst is unchanged. */
+extern at_sk_err at_sk_merge(at_sketch *dst, const at_sketch *src);
+
+/* Builds the prefix sums that make rank and quantile queries O(log n). */
+extern at_sk_err at_sk_prepare(at_sketch *sk);
+
+/*
+ * The value of rank ceil(q * count) (rank 1 for q = 0), as percentile_disc
+ * picks it; q in [0, 1].  0 if the sketch is empty, else 1 and *out.
+ */
+extern int	at_sk_quantile(const at_sketch *sk, double q, double *out);
+
+/*
+ * Fraction of values <= x, counting the whole bucket x falls in: at least
+ * the true fraction, at most the true fraction at x * gamma.  Exact for
+ * x < min, x >= max, x = 0, and for buckets holding one integer when every
+ * value is an integer.  -1 if the sketch is empty.
+ */
+extern double at_sk_rank(const at_sketch *sk, double x);
+
+/* Serialized form (big-endian, varint buckets): size bound, and writer. */
+extern size_t at_sk_encoded_bound(const at_sketch *sk);
+extern size_t at_sk_encode(const at_sketch *sk, unsigned char *buf);
+
+/*
+ * Reads a serialized sketch into sk (initialized by this call with mem);
+ * NULL on success, else a message.  Every field is checked (at_sk_check).
+ */
+extern const char *at_sk_decode(at_sketch *sk, const unsigned char *buf, size_t len,
+								at_sk_mem_fn mem, void *mem_ctx);
+
+/*
+ * Text form, e.g. "v1 err=0.005 n=3 zeros=1 min=0 max=20 sum=32 int=1
+ * b=249:1,+51:1": bucket index:count, then +index step:count.  at_sk_format
+ * writes at most size bytes (with the NUL) and returns the full length.
+ */
+extern size_t at_sk_format(const at_sketch *sk, char *buf, size_t size);
+extern const char *at_sk_parse(at_sketch *sk, const char *s, at_sk_mem_fn mem, void *mem_ctx,
+							   size_t *err_pos);
+
+/* NULL if the fields are consistent, else a message. */
+extern const char *at_sk_check(const at_sketch *sk);
+
+extern const char *at_sk_strerror(at_sk_err e);
+
+#endif

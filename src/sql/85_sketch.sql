@@ -1,0 +1,209 @@
+-- delay_sketch: a mergeable quantile sketch with a guaranteed relative
+-- error, its aggregates, accessors, and queueing-delay percentiles.
+
+CREATE TYPE acmetrace.delay_sketch;
+
+CREATE FUNCTION acmetrace.delay_sketch_in(cstring)
+RETURNS acmetrace.delay_sketch
+AS 'MODULE_PATHNAME', 'acmetrace_sketch_in'
+LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+
+CREATE FUNCTION acmetrace.delay_sketch_out(acmetrace.delay_sketch)
+RETURNS cstring
+AS 'MODULE_PATHNAME', 'acmetrace_sketch_out'
+LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+
+CREATE FUNCTION acmetrace.delay_sketch_recv(internal)
+RETURNS acmetrace.delay_sketch
+AS 'MODULE_PATHNAME', 'acmetrace_sketch_recv'
+LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+
+CREATE FUNCTION acmetrace.delay_sketch_send(acmetrace.delay_sketch)
+RETURNS bytea
+AS 'MODULE_PATHNAME', 'acmetrace_sketch_send'
+LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+
+CREATE TYPE acmetrace.delay_sketch (
+    INPUT = acmetrace.delay_sketch_in,
+    OUTPUT = acmetrace.delay_sketch_out,
+    RECEIVE = acmetrace.delay_sketch_recv,
+    SEND = acmetrace.delay_sketch_send,
+    INTERNALLENGTH = VARIABLE,
+    ALIGNMENT = int4,
+    STORAGE = extended
+);
+COMMENT ON TYPE acmetrace.delay_sketch IS
+  'Quantile sketch of non-negative values: every percentile is within the relative error (default 0.5%) of the value of that rank; mergeable with acmetrace.rollup. Text form v1 err=<e> n=<count> zeros=<count> min=<x> max=<x> sum=<x> int=<0|1> b=<bucket>:<count>,+<step>:<count>...';
+
+-- Aggregate support: the state is an internal bucket array.
+CREATE FUNCTION acmetrace._sketch_trans(internal, double precision)
+RETURNS internal
+AS 'MODULE_PATHNAME', 'acmetrace_sketch_trans'
+LANGUAGE C IMMUTABLE PARALLEL SAFE;
+
+CREATE FUNCTION acmetrace._sketch_trans(internal, double precision, double precision)
+RETURNS internal
+AS 'MODULE_PATHNAME', 'acmetrace_sketch_trans'
+LANGUAGE C IMMUTABLE PARALLEL SAFE;
+
+CREATE FUNCTION acmetrace._sketch_rollup_trans(internal, acmetrace.delay_sketch)
+RETURNS internal
+AS 'MODULE_PATHNAME', 'acmetrace_sketch_rollup_trans'
+LANGUAGE C IMMUTABLE PARALLEL SAFE;
+
+CREATE FUNCTION acmetrace._sketch_combine(internal, internal)
+RETURNS internal
+AS 'MODULE_PATHNAME', 'acmetrace_sketch_combine'
+LANGUAGE C IMMUTABLE PARALLEL SAFE;
+
+CREATE FUNCTION acmetrace._sketch_serialize(internal)
+RETURNS bytea
+AS 'MODULE_PATHNAME', 'acmetrace_sketch_serialize'
+LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+
+CREATE FUNCTION acmetrace._sketch_deserialize(bytea, internal)
+RETURNS internal
+AS 'MODULE_PATHNAME', 'acmetrace_sketch_deserialize'
+LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+
+CREATE FUNCTION acmetrace._sketch_final(internal)
+RETURNS acmetrace.delay_sketch
+AS 'MODULE_PATHNAME', 'acmetrace_sketch_final'
+LANGUAGE C IMMUTABLE PARALLEL SAFE;
+
+CREATE AGGREGATE acmetrace.delay_sketch_agg(value double precision) (
+    SFUNC = acmetrace._sketch_trans,
+    STYPE = internal,
+    SSPACE = 16384,
+    FINALFUNC = acmetrace._sketch_final,
+    COMBINEFUNC = acmetrace._sketch_combine,
+    SERIALFUNC = acmetrace._sketch_serialize,
+    DESERIALFUNC = acmetrace._sketch_deserialize,
+    PARALLEL = SAFE
+);
+COMMENT ON AGGREGATE acmetrace.delay_sketch_agg(double precision) IS
+  'Sketch of the non-NULL values with relative error 0.005: each percentile is within 0.5% of the value of that rank. Values must be >= 0 and finite; no values give NULL.';
+
+CREATE AGGREGATE acmetrace.delay_sketch_agg(value double precision, relative_error double precision) (
+    SFUNC = acmetrace._sketch_trans,
+    STYPE = internal,
+    SSPACE = 16384,
+    FINALFUNC = acmetrace._sketch_final,
+    COMBINEFUNC = acmetrace._sketch_combine,
+    SERIALFUNC = acmetrace._sketch_serialize,
+    DESERIALFUNC = acmetrace._sketch_deserialize,
+    PARALLEL = SAFE
+);
+COMMENT ON AGGREGATE acmetrace.delay_sketch_agg(double precision, double precision) IS
+  'Sketch of the non-NULL values with the given relative error (0.001 to 0.25, constant within a group). Values must be >= 0 and finite; no values give NULL.';
+
+CREATE AGGREGATE acmetrace.rollup(acmetrace.delay_sketch) (
+    SFUNC = acmetrace._sketch_rollup_trans,
+    STYPE = internal,
+    SSPACE = 16384,
+    FINALFUNC = acmetrace._sketch_final,
+    COMBINEFUNC = acmetrace._sketch_combine,
+    SERIALFUNC = acmetrace._sketch_serialize,
+    DESERIALFUNC = acmetrace._sketch_deserialize,
+    PARALLEL = SAFE
+);
+COMMENT ON AGGREGATE acmetrace.rollup(acmetrace.delay_sketch) IS
+  'Merges stored sketches into one, exactly as if one sketch had seen all their values. The sketches must share a relative error; NULLs are skipped.';
+
+-- Accessors.
+CREATE FUNCTION acmetrace.percentile(sketch acmetrace.delay_sketch, fraction double precision)
+RETURNS double precision
+AS 'MODULE_PATHNAME', 'acmetrace_sketch_percentile'
+LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION acmetrace.percentile(acmetrace.delay_sketch, double precision) IS
+  'Value at the rank percentile_disc(fraction) would pick, within the sketch''s relative error; exact for 0, for the minimum and maximum, and for small integers. NULL for an empty sketch.';
+
+CREATE FUNCTION acmetrace.percentiles(sketch acmetrace.delay_sketch, fractions double precision[])
+RETURNS double precision[]
+AS 'MODULE_PATHNAME', 'acmetrace_sketch_percentiles'
+LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION acmetrace.percentiles(acmetrace.delay_sketch, double precision[]) IS
+  'acmetrace.percentile for each fraction, in an array of the same shape (NULL fractions give NULL).';
+
+CREATE FUNCTION acmetrace.rank_of(sketch acmetrace.delay_sketch, value double precision)
+RETURNS double precision
+AS 'MODULE_PATHNAME', 'acmetrace_sketch_rank_of'
+LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION acmetrace.rank_of(acmetrace.delay_sketch, double precision) IS
+  'Fraction of the values <= value (the CDF): at least the true fraction and at most the true fraction at value * (1 + e) / (1 - e); exact below the minimum, from the maximum up, and for small integers.';
+
+CREATE FUNCTION acmetrace.count(sketch acmetrace.delay_sketch)
+RETURNS bigint
+AS 'MODULE_PATHNAME', 'acmetrace_sketch_count'
+LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION acmetrace.count(acmetrace.delay_sketch) IS
+  'Number of values in the sketch. Call it schema-qualified: count(x) is also the SQL aggregate.';
+
+CREATE FUNCTION acmetrace.mean(sketch acmetrace.delay_sketch)
+RETURNS double precision
+AS 'MODULE_PATHNAME', 'acmetrace_sketch_mean'
+LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION acmetrace.mean(acmetrace.delay_sketch) IS
+  'Mean of the values (their float8 sum over the count); NULL for an empty sketch.';
+
+CREATE FUNCTION acmetrace.min(sketch acmetrace.delay_sketch)
+RETURNS double precision
+AS 'MODULE_PATHNAME', 'acmetrace_sketch_min'
+LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION acmetrace.min(acmetrace.delay_sketch) IS
+  'Smallest value, exactly; NULL for an empty sketch. Call it schema-qualified.';
+
+CREATE FUNCTION acmetrace.max(sketch acmetrace.delay_sketch)
+RETURNS double precision
+AS 'MODULE_PATHNAME', 'acmetrace_sketch_max'
+LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION acmetrace.max(acmetrace.delay_sketch) IS
+  'Largest value, exactly; NULL for an empty sketch. Call it schema-qualified.';
+
+CREATE FUNCTION acmetrace.relative_error(sketch acmetrace.delay_sketch)
+RETURNS double precision
+AS 'MODULE_PATHNAME', 'acmetrace_sketch_relative_error'
+LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION acmetrace.relative_error(acmetrace.delay_sketch) IS
+  'The relative error the sketch was built with.';
+
+-- Queueing delay percentiles, for reports and BI tools.
+CREATE FUNCTION acmetrace.queue_percentiles(cluster text,
+                                            fractions double precision[] DEFAULT '{0.5,0.9,0.99}',
+                                            gpu_jobs_only boolean DEFAULT false)
+RETURNS TABLE (type text, jobs bigint, percentiles double precision[], sketch acmetrace.delay_sketch)
+LANGUAGE plpgsql STABLE PARALLEL SAFE
+AS $$
+BEGIN
+    PERFORM acmetrace._cluster_zone(queue_percentiles.cluster);
+    IF fractions IS NULL THEN
+        RAISE EXCEPTION 'fractions must not be NULL'
+            USING ERRCODE = 'null_value_not_allowed', HINT = 'Pass e.g. ''{0.5,0.9,0.99}''.';
+    END IF;
+    RETURN QUERY
+    SELECT s.type, acmetrace.count(s.sk), acmetrace.percentiles(s.sk, fractions), s.sk
+      FROM (SELECT j.type, acmetrace.delay_sketch_agg(j.wait_s) AS sk
+              FROM acmetrace.jobs j
+             WHERE j.cluster = queue_percentiles.cluster
+               AND j.wait_s >= 0
+               AND (NOT gpu_jobs_only OR j.gpu_num > 0)
+             GROUP BY j.type) s
+     ORDER BY s.type;
+END
+$$;
+COMMENT ON FUNCTION acmetrace.queue_percentiles(text, double precision[], boolean) IS
+  'Queueing delay (start_time - submit_time, seconds) percentiles per job type, within 0.5%; jobs that never started or started before their submit time are left out. The sketch column rolls up: acmetrace.rollup(sketch) is the whole cluster.';
+
+CREATE VIEW acmetrace.queue_delay_summary AS
+SELECT s.cluster, s.type, acmetrace.count(s.sk) AS jobs,
+       acmetrace.percentile(s.sk, 0.5) AS p50_s,
+       acmetrace.percentile(s.sk, 0.9) AS p90_s,
+       acmetrace.percentile(s.sk, 0.99) AS p99_s,
+       acmetrace.mean(s.sk) AS mean_s,
+       acmetrace.max(s.sk) AS max_s
+  FROM (SELECT j.cluster, j.type, acmetrace.delay_sketch_agg(j.wait_s) AS sk
+          FROM acmetrace.jobs j
+         WHERE j.wait_s >= 0
+         GROUP BY j.cluster, j.type) s;
+COMMENT ON VIEW acmetrace.queue_delay_summary IS
+  'Queueing delay per cluster and job type: jobs, p50/p90/p99 (within 0.5%), mean and max in seconds. Jobs that never started or started before their submit time are left out.';
