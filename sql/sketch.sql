@@ -268,6 +268,53 @@ RESET search_path;
 -- The BI view: p50/p90/p99 per cluster and type.
 SELECT cluster, type, jobs, p50_s, p90_s, p99_s, mean_s > 0 AS has_mean, max_s
   FROM acmetrace.queue_delay_summary WHERE cluster = 'g' ORDER BY type;
+
+-- queue_percentiles scans the table itself; it gives the sketches the SQL
+-- GROUP BY gives, with and without gpu_jobs_only, and with a NULL type.
+\copy acmetrace.helios_cluster_log FROM 'helios_cluster_log_sample.csv' (FORMAT csv, HEADER match)
+SELECT c.cluster, g.gpu_only, count(*) AS types,
+       bool_and(q.sketch::text = s.sk::text) AS same_sketches,
+       bool_and(q.jobs = acmetrace.count(s.sk)) AS same_jobs
+  FROM (VALUES ('g'), ('helios')) c(cluster), (VALUES (false), (true)) g(gpu_only),
+       LATERAL acmetrace.queue_percentiles(c.cluster, '{0.5}', g.gpu_only) q
+  JOIN LATERAL (SELECT j.type, acmetrace.delay_sketch_agg(j.wait_s) AS sk FROM acmetrace.jobs j
+                 WHERE j.cluster = c.cluster AND j.wait_s >= 0 AND (NOT g.gpu_only OR j.gpu_num > 0)
+                 GROUP BY j.type) s ON s.type IS NOT DISTINCT FROM q.type
+ GROUP BY c.cluster, g.gpu_only ORDER BY 1, 2;
+SELECT type, jobs, percentiles FROM acmetrace.queue_percentiles('helios', '{0,0.5,1}');
+-- The whole cluster is the rollup of the per-type sketches.
+SELECT acmetrace.rollup(sketch)::text = (SELECT acmetrace.delay_sketch_agg(wait_s)::text FROM acmetrace.jobs
+                                          WHERE cluster = 'g' AND wait_s >= 0) AS whole_cluster
+  FROM acmetrace.queue_percentiles('g');
+
+-- Privileges and row-level security: the one-scan path checks SELECT and
+-- refuses to bypass policies; queue_percentiles then runs the SQL form.
+CREATE ROLE regress_acmetrace_reader;
+GRANT USAGE ON SCHEMA acmetrace TO regress_acmetrace_reader;
+GRANT SELECT ON acmetrace.clusters TO regress_acmetrace_reader;
+SET ROLE regress_acmetrace_reader;
+\set VERBOSITY terse
+SELECT * FROM acmetrace._queue_sketches('g', false);
+\echo :LAST_ERROR_SQLSTATE
+\set VERBOSITY default
+RESET ROLE;
+GRANT SELECT ON acmetrace.jobs TO regress_acmetrace_reader;
+ALTER TABLE acmetrace.jobs ENABLE ROW LEVEL SECURITY;
+CREATE POLICY only_eval ON acmetrace.jobs TO regress_acmetrace_reader USING (type = 'Eval');
+SET ROLE regress_acmetrace_reader;
+\set VERBOSITY terse
+SELECT * FROM acmetrace._queue_sketches('g', false);
+\echo :LAST_ERROR_SQLSTATE
+\set VERBOSITY default
+SELECT type, jobs, jobs = (SELECT count(*) FROM acmetrace.jobs WHERE cluster = 'g' AND wait_s >= 0) AS equals_visible_rows
+  FROM acmetrace.queue_percentiles('g');
+RESET ROLE;
+DROP POLICY only_eval ON acmetrace.jobs;
+ALTER TABLE acmetrace.jobs DISABLE ROW LEVEL SECURITY;
+REVOKE ALL ON acmetrace.jobs, acmetrace.clusters FROM regress_acmetrace_reader;
+REVOKE USAGE ON SCHEMA acmetrace FROM regress_acmetrace_reader;
+DROP ROLE regress_acmetrace_reader;
+
 \set VERBOSITY terse
 SELECT * FROM acmetrace.queue_percentiles('nope');
 SELECT * FROM acmetrace.queue_percentiles('g', NULL);

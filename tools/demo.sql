@@ -24,3 +24,8 @@ SELECT type, bin, gpus_from::int AS "GPUs from", gpus_to::int AS "GPUs to", jobs
        round(mean_queue_s::numeric) AS "mean queue (s)", round(median_queue_s::numeric, 1) AS "median (s)", round(p90_queue_s::numeric, 1) AS "p90 (s)"
   FROM acmetrace.queue_by_occupancy('synth', 5)
  WHERE type IN ('Eval', 'Pretrain');
+\echo 'Queueing delay percentiles per job type (synth), each within 0.5% of the exact value:'
+SELECT type, jobs, p50_s AS "p50 (s)", p90_s AS "p90 (s)", p99_s AS "p99 (s)",
+       round(mean_s::numeric, 1) AS "mean (s)", max_s AS "max (s)"
+  FROM acmetrace.queue_delay_summary
+ WHERE cluster = 'synth' ORDER BY type;

@@ -11,5 +11,6 @@ apt-get update -qq
 apt-get install -y -qq --no-install-recommends \
     ca-certificates make gcc libc6-dev \
     postgresql-15 postgresql-server-dev-15 postgresql-common postgresql-contrib \
+    postgresql-15-tdigest \
     >/dev/null
 echo "install-deps: $(pg_config --version), $(gcc --version | head -1)"

@@ -59,7 +59,12 @@ at_sk_index(const at_sketch *sk, double x)
 	return (int32_t) ceil(log(x) * sk->inv_ln_gamma);
 }
 
-/* Make room for buckets nlo..nhi (which include the occupied range). */
+/*
+ * Make room for buckets nlo..nhi (which include the occupied range).  The
+ * array is the span rounded up to 64 buckets, so a state's size follows
+ * from its span alone: 8 bytes x 64 x ceil(span / 64).  The slack goes on
+ * the side that grows.
+ */
 static at_sk_err
 reserve(at_sketch *sk, int32_t nlo, int32_t nhi, int growing_down)
 {
@@ -71,19 +76,14 @@ reserve(at_sketch *sk, int32_t nlo, int32_t nhi, int growing_down)
 		return AT_SK_OK;
 	if (span > AT_SK_MAX_BUCKETS)
 		return AT_SK_ESPAN;
-	/* leave slack on the side that grows, so growth is amortized */
-	newcap = span + span / 2;
-	if (newcap < 64)
-		newcap = 64;
-	if (newcap > AT_SK_MAX_BUCKETS)
-		newcap = AT_SK_MAX_BUCKETS;
+	newcap = (span + 63) / 64 * 64;
 	extra = newcap - span;
 	if (!HAS_BUCKETS(sk))
 		below = extra / 2;
 	else if (growing_down)
-		below = extra - extra / 4;
+		below = extra;
 	else
-		below = extra / 4;
+		below = 0;
 	counts = sk->mem(sk->mem_ctx, NULL, (size_t) newcap * sizeof(uint64_t));
 	if (counts == NULL)
 		return AT_SK_ENOMEM;
@@ -121,6 +121,31 @@ add_bucket(at_sketch *sk, int32_t i, uint64_t c)
 	return AT_SK_OK;
 }
 
+/*
+ * Bucket indexes of the integers below SMALL at the default error, built on
+ * first use: trace delays are whole seconds, mostly small, and a table
+ * lookup is cheaper than log().  The table holds what at_sk_index gives, so
+ * answers are the same either way.
+ */
+#define SMALL 4096
+static int32_t small_index[SMALL];
+static int	small_ready = 0;
+
+static const int32_t *
+small_table(void)
+{
+	if (!small_ready)
+	{
+		at_sketch	d;
+
+		at_sk_init(&d, AT_SK_DEFAULT_ERROR, NULL, NULL);
+		for (int k = 1; k < SMALL; k++)
+			small_index[k] = at_sk_index(&d, (double) k);
+		small_ready = 1;
+	}
+	return small_index;
+}
+
 at_sk_err
 at_sk_add(at_sketch *sk, double x)
 {
@@ -137,10 +162,28 @@ at_sk_add(at_sketch *sk, double x)
 	}
 	else
 	{
-		at_sk_err	e = add_bucket(sk, at_sk_index(sk, x), 1);
+		int32_t		i;
 
-		if (e != AT_SK_OK)
-			return e;
+		if (x < SMALL && x == (double) (int) x && sk->alpha == AT_SK_DEFAULT_ERROR)
+			i = small_table()[(int) x];
+		else
+			i = at_sk_index(sk, x);
+		/* the common case: the bucket is already in the array */
+		if (sk->counts && (uint32_t) (i - sk->lo) < sk->cap && HAS_BUCKETS(sk))
+		{
+			sk->counts[i - sk->lo]++;
+			if (i < sk->first)
+				sk->first = i;
+			else if (i > sk->last)
+				sk->last = i;
+		}
+		else
+		{
+			at_sk_err	e = add_bucket(sk, i, 1);
+
+			if (e != AT_SK_OK)
+				return e;
+		}
 	}
 	if (sk->count == 0)
 		sk->min = sk->max = x;

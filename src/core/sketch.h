@@ -11,10 +11,11 @@
  * integer and a bucket holds just one integer, that integer is the answer:
  * small integers (below about 1/a) come back exactly.
  *
- * Buckets are a dense array over the occupied index range, at most
- * AT_SK_MAX_BUCKETS long (128 KiB), whatever the number of values: about
- * 1,850 buckets cover 1 to 10^8 at a = 0.005.  Negative, NaN and infinite
- * values are refused.
+ * Buckets are a dense array of 8-byte counts over the occupied index range
+ * rounded up to 64, at most AT_SK_MAX_BUCKETS long (128 KiB), whatever the
+ * number of values: 1,843 buckets (14.8 KiB) cover 1 to 10^8 at a = 0.005,
+ * and the serialized form (varints) is a few KiB.  Negative, NaN and
+ * infinite values are refused.
  *
  * Memory comes from a caller-supplied function, so the PostgreSQL glue can
  * use memory contexts and the tests plain malloc.

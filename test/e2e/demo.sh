@@ -8,4 +8,5 @@ grep -Eq '^ seren +\| COMPLETED +\| +1 \| +50\.0 \| +21544\.0 \| +95\.8$' "$OUT/
 grep -Eq '^ kalos +\| duration_mismatch +\| +2 \|' "$OUT/demo.txt" && ok "demo shows the kalos duration mismatch" || bad "demo output lacks the kalos audit row"
 grep -Eq '^ synth +\| CANCELLED +\| +4860 \| +7\.5 \|' "$OUT/demo.txt" && ok "demo shows the synthetic cluster" || bad "demo output lacks the synth rows"
 grep -Eq '^ Pretrain +\| +1 \| +0 \| +458 \| +549 \|' "$OUT/demo.txt" && ok "demo shows queueing delay by occupancy" || bad "demo output lacks the occupancy rows"
+grep -Eq '^ Pretrain +\| +1022 \| +1 \| +4 \| +10 \|' "$OUT/demo.txt" && ok "demo shows queueing delay percentiles" || bad "demo output lacks the percentile rows"
 finish
