@@ -12,8 +12,11 @@
  */
 #include "postgres.h"
 
+#include "access/heapam.h"
+#include "access/htup_details.h"
 #include "access/table.h"
 #include "access/tableam.h"
+#include "access/tupmacs.h"
 #include "catalog/namespace.h"
 #include "executor/tuptable.h"
 #include "funcapi.h"
@@ -38,6 +41,22 @@ typedef struct QGroup
 	at_sketch	sk;
 } QGroup;
 
+typedef struct QScan
+{
+	AttrNumber	a_cluster,
+				a_type,
+				a_wait,
+				a_gpu;
+	bool		gpu_only;
+	int			want_len;
+	const char *want_data;
+	MemoryContext cxt;
+	QGroup	   *groups;
+	int			ngroups;
+	int			cap;
+	uint8		recent[64];		/* group + 1 last seen per name hash, 0 = none */
+} QScan;
+
 /* Byte equality of short strings, without a libc call per row. */
 static inline bool
 same_bytes(const char *a, const char *b, int n)
@@ -61,28 +80,125 @@ column(Oid relid, const char *name)
 	return a;
 }
 
+/* One row's first columns: add its wait to its type's sketch. */
+static inline void
+add_row(QScan *q, Datum *v, bool *isnull)
+{
+	double		w;
+	struct varlena *c;
+	bool		tnull;
+	int			tlen = 0;
+	const char *tdata = NULL;
+	QGroup	   *g = NULL;
+	int			h;
+	at_sk_err	e;
+
+	if (isnull[q->a_wait - 1] || isnull[q->a_cluster - 1])
+		return;
+	w = DatumGetFloat8(v[q->a_wait - 1]);
+	if (!(w >= 0))
+		return;
+	if (q->gpu_only && (isnull[q->a_gpu - 1] || DatumGetInt32(v[q->a_gpu - 1]) <= 0))
+		return;
+	/* names are short, so stored inline; detoast just in case */
+	c = (struct varlena *) DatumGetPointer(v[q->a_cluster - 1]);
+	if (unlikely(VARATT_IS_EXTENDED(c) && !VARATT_IS_SHORT(c)))
+		c = pg_detoast_datum_packed(c);
+	if (VARSIZE_ANY_EXHDR(c) != q->want_len || !same_bytes(VARDATA_ANY(c), q->want_data, q->want_len))
+		return;
+	tnull = isnull[q->a_type - 1];
+	if (!tnull)
+	{
+		struct varlena *t = (struct varlena *) DatumGetPointer(v[q->a_type - 1]);
+
+		if (unlikely(VARATT_IS_EXTENDED(t) && !VARATT_IS_SHORT(t)))
+			t = pg_detoast_datum_packed(t);
+		tlen = VARSIZE_ANY_EXHDR(t);
+		tdata = VARDATA_ANY(t);
+	}
+	/* a handful of types: try the group last seen with this length and
+	 * first and last byte, then search them all */
+	h = tnull ? 63 : (tlen * 7 + (tlen ? (uint8) tdata[0] + 3 * (uint8) tdata[tlen - 1] : 0)) % 63;
+	if (q->recent[h] != 0)
+	{
+		g = &q->groups[q->recent[h] - 1];
+		if (!(g->isnull == tnull && g->len == tlen && (tnull || same_bytes(g->name, tdata, tlen))))
+			g = NULL;
+	}
+	for (int k = 0; g == NULL && k < q->ngroups; k++)
+		if (q->groups[k].isnull == tnull && q->groups[k].len == tlen &&
+			(tnull || same_bytes(q->groups[k].name, tdata, tlen)))
+			g = &q->groups[k];
+	if (g == NULL)
+	{
+		if (q->ngroups == q->cap)
+		{
+			q->cap *= 2;
+			q->groups = repalloc(q->groups, q->cap * sizeof(QGroup));
+		}
+		g = &q->groups[q->ngroups++];
+		g->isnull = tnull;
+		g->len = tlen;
+		g->name = tnull ? NULL : pnstrdup(tdata, tlen);
+		at_sk_init(&g->sk, AT_SK_DEFAULT_ERROR, sk_mem, q->cxt);
+	}
+	if (g - q->groups < 255)
+		q->recent[h] = (uint8) (g - q->groups + 1);
+	e = at_sk_add(&g->sk, w);
+	if (unlikely(e != AT_SK_OK))
+		sk_raise(e, w);
+}
+
+/*
+ * The first natts columns of a heap tuple, as slot_deform_heap_tuple reads
+ * them, without storing the tuple in a slot (which pins its buffer).
+ */
+static inline void
+deform_prefix(HeapTuple tup, TupleDesc desc, int natts, Datum *v, bool *isnull)
+{
+	HeapTupleHeader th = tup->t_data;
+	bool		hasnulls = HeapTupleHasNulls(tup);
+	bits8	   *bp = th->t_bits;
+	char	   *tp = (char *) th + th->t_hoff;
+	int			tupnatts = HeapTupleHeaderGetNatts(th);
+	uint32		off = 0;
+
+	for (int a = 0; a < natts; a++)
+	{
+		Form_pg_attribute att = TupleDescAttr(desc, a);
+
+		if (a >= tupnatts)
+		{
+			v[a] = getmissingattr(desc, a + 1, &isnull[a]);
+			continue;
+		}
+		if (hasnulls && att_isnull(a, bp))
+		{
+			v[a] = (Datum) 0;
+			isnull[a] = true;
+			continue;
+		}
+		isnull[a] = false;
+		if (att->attlen == -1)
+			off = att_align_pointer(off, att->attalign, -1, tp + off);
+		else
+			off = att_align_nominal(off, att->attalign);
+		v[a] = fetchatt(att, tp + off);
+		off = att_addlength_pointer(off, att->attlen, tp + off);
+	}
+}
+
 Datum
 acmetrace_queue_sketches(PG_FUNCTION_ARGS)
 {
 	text	   *want = PG_GETARG_TEXT_PP(0);
-	bool		gpu_only = PG_GETARG_BOOL(1);
 	ReturnSetInfo *rsinfo = (ReturnSetInfo *) fcinfo->resultinfo;
 	Oid			relid = get_relname_relid("jobs", get_namespace_oid("acmetrace", false));
-	MemoryContext cxt,
-				old;
+	MemoryContext old;
 	Relation	rel;
-	TupleTableSlot *slot;
 	TableScanDesc scan;
-	AttrNumber	a_cluster,
-				a_type,
-				a_wait,
-				a_gpu,
-				natts;
-	int			want_len = VARSIZE_ANY_EXHDR(want);
-	const char *want_data = VARDATA_ANY(want);
-	QGroup	   *groups;
-	int			ngroups = 0,
-				cap = 16;
+	AttrNumber	natts;
+	QScan		q;
 	uint64		rows = 0;
 
 	if (!OidIsValid(relid))
@@ -98,101 +214,69 @@ acmetrace_queue_sketches(PG_FUNCTION_ARGS)
 				 errhint("Call acmetrace.queue_percentiles, which runs the SQL form when row-level security is active.")));
 
 	InitMaterializedSRF(fcinfo, 0);
-	a_cluster = column(relid, "cluster");
-	a_type = column(relid, "type");
-	a_wait = column(relid, "wait_s");
-	a_gpu = column(relid, "gpu_num");
+	memset(&q, 0, sizeof(q));
+	q.a_cluster = column(relid, "cluster");
+	q.a_type = column(relid, "type");
+	q.a_wait = column(relid, "wait_s");
+	q.a_gpu = column(relid, "gpu_num");
+	q.gpu_only = PG_GETARG_BOOL(1);
+	q.want_len = VARSIZE_ANY_EXHDR(want);
+	q.want_data = VARDATA_ANY(want);
 	/* deform no further than the last column this call reads */
-	natts = Max(Max(a_cluster, a_type), a_wait);
-	if (gpu_only)
-		natts = Max(natts, a_gpu);
+	natts = Max(Max(q.a_cluster, q.a_type), q.a_wait);
+	if (q.gpu_only)
+		natts = Max(natts, q.a_gpu);
 
-	cxt = AllocSetContextCreate(CurrentMemoryContext, "acmetrace queue sketches", ALLOCSET_DEFAULT_SIZES);
-	old = MemoryContextSwitchTo(cxt);
-	groups = palloc(cap * sizeof(QGroup));
+	q.cxt = AllocSetContextCreate(CurrentMemoryContext, "acmetrace queue sketches", ALLOCSET_DEFAULT_SIZES);
+	old = MemoryContextSwitchTo(q.cxt);
+	q.cap = 16;
+	q.groups = palloc(q.cap * sizeof(QGroup));
 
 	rel = table_open(relid, AccessShareLock);
-	slot = table_slot_create(rel, NULL);
 	scan = table_beginscan(rel, GetActiveSnapshot(), 0, NULL);
-	while (table_scan_getnextslot(scan, ForwardScanDirection, slot))
+	if (rel->rd_tableam == GetHeapamTableAmRoutine())
 	{
-		Datum	   *v;
-		bool	   *isnull;
-		double		w;
-		struct varlena *c;
-		bool		tnull;
-		int			tlen = 0;
-		const char *tdata = NULL;
-		QGroup	   *g = NULL;
-		at_sk_err	e;
+		TupleDesc	desc = RelationGetDescr(rel);
+		Datum	   *v = palloc(natts * sizeof(Datum));
+		bool	   *isnull = palloc(natts * sizeof(bool));
+		HeapTuple	tup;
 
-		if ((++rows & 0xffff) == 0)
-			CHECK_FOR_INTERRUPTS();
-		slot_getsomeattrs(slot, natts);
-		v = slot->tts_values;
-		isnull = slot->tts_isnull;
-		if (isnull[a_wait - 1] || isnull[a_cluster - 1])
-			continue;
-		w = DatumGetFloat8(v[a_wait - 1]);
-		if (!(w >= 0))
-			continue;
-		if (gpu_only && (isnull[a_gpu - 1] || DatumGetInt32(v[a_gpu - 1]) <= 0))
-			continue;
-		/* names are short, so stored inline; detoast just in case */
-		c = (struct varlena *) DatumGetPointer(v[a_cluster - 1]);
-		if (unlikely(VARATT_IS_EXTENDED(c) && !VARATT_IS_SHORT(c)))
-			c = pg_detoast_datum_packed(c);
-		if (VARSIZE_ANY_EXHDR(c) != want_len || !same_bytes(VARDATA_ANY(c), want_data, want_len))
-			continue;
-		tnull = isnull[a_type - 1];
-		if (!tnull)
+		while ((tup = heap_getnext(scan, ForwardScanDirection)) != NULL)
 		{
-			struct varlena *t = (struct varlena *) DatumGetPointer(v[a_type - 1]);
-
-			if (unlikely(VARATT_IS_EXTENDED(t) && !VARATT_IS_SHORT(t)))
-				t = pg_detoast_datum_packed(t);
-
-			tlen = VARSIZE_ANY_EXHDR(t);
-			tdata = VARDATA_ANY(t);
+			if ((++rows & 0xffff) == 0)
+				CHECK_FOR_INTERRUPTS();
+			deform_prefix(tup, desc, natts, v, isnull);
+			add_row(&q, v, isnull);
 		}
-		for (int k = 0; k < ngroups; k++)
-			if (groups[k].isnull == tnull && groups[k].len == tlen &&
-				(tnull || same_bytes(groups[k].name, tdata, tlen)))
-			{
-				g = &groups[k];
-				break;
-			}
-		if (g == NULL)
+	}
+	else
+	{
+		/* another table access method: go through a slot */
+		TupleTableSlot *slot = table_slot_create(rel, NULL);
+
+		while (table_scan_getnextslot(scan, ForwardScanDirection, slot))
 		{
-			if (ngroups == cap)
-			{
-				cap *= 2;
-				groups = repalloc(groups, cap * sizeof(QGroup));
-			}
-			g = &groups[ngroups++];
-			g->isnull = tnull;
-			g->len = tlen;
-			g->name = tnull ? NULL : pnstrdup(tdata, tlen);
-			at_sk_init(&g->sk, AT_SK_DEFAULT_ERROR, sk_mem, cxt);
+			if ((++rows & 0xffff) == 0)
+				CHECK_FOR_INTERRUPTS();
+			slot_getsomeattrs(slot, natts);
+			add_row(&q, slot->tts_values, slot->tts_isnull);
 		}
-		e = at_sk_add(&g->sk, w);
-		if (e != AT_SK_OK)
-			sk_raise(e, w);
+		ExecDropSingleTupleTableSlot(slot);
 	}
 	table_endscan(scan);
-	ExecDropSingleTupleTableSlot(slot);
 	table_close(rel, AccessShareLock);
 
 	MemoryContextSwitchTo(old);
-	for (int k = 0; k < ngroups; k++)
+	for (int k = 0; k < q.ngroups; k++)
 	{
 		Datum		values[2];
-		bool		nulls[2] = {groups[k].isnull, false};
+		bool		nulls[2] = {q.groups[k].isnull, false};
 
-		values[0] = groups[k].isnull ? (Datum) 0 : PointerGetDatum(cstring_to_text_with_len(groups[k].name, groups[k].len));
-		values[1] = PointerGetDatum(sk_flatten(&groups[k].sk));
+		values[0] = q.groups[k].isnull ? (Datum) 0 :
+			PointerGetDatum(cstring_to_text_with_len(q.groups[k].name, q.groups[k].len));
+		values[1] = PointerGetDatum(sk_flatten(&q.groups[k].sk));
 		tuplestore_putvalues(rsinfo->setResult, rsinfo->setDesc, values, nulls);
 	}
-	MemoryContextDelete(cxt);
+	MemoryContextDelete(q.cxt);
 	return (Datum) 0;
 }

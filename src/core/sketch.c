@@ -131,30 +131,30 @@ add_bucket(at_sketch *sk, int32_t i, uint64_t c)
 static int32_t small_index[SMALL];
 static int	small_ready = 0;
 
-static const int32_t *
-small_table(void)
+static void
+fill_small_table(void)
 {
-	if (!small_ready)
-	{
-		at_sketch	d;
+	at_sketch	d;
 
-		at_sk_init(&d, AT_SK_DEFAULT_ERROR, NULL, NULL);
-		for (int k = 1; k < SMALL; k++)
-			small_index[k] = at_sk_index(&d, (double) k);
-		small_ready = 1;
-	}
-	return small_index;
+	at_sk_init(&d, AT_SK_DEFAULT_ERROR, NULL, NULL);
+	for (int k = 1; k < SMALL; k++)
+		small_index[k] = at_sk_index(&d, (double) k);
+	small_ready = 1;
 }
 
 at_sk_err
 at_sk_add(at_sketch *sk, double x)
 {
+	int			whole;
+
 	if (!(x >= 0))
 		return isnan(x) ? AT_SK_ENONFINITE : AT_SK_ENEGATIVE;
 	if (isinf(x))
 		return AT_SK_ENONFINITE;
 	if (sk->count == UINT64_MAX)
 		return AT_SK_EOVERFLOW;
+	/* every double from 2^53 up is an integer; below, truncation tells */
+	whole = x >= 9007199254740992.0 || x == (double) (int64_t) x;
 	if (x == 0)
 	{
 		x = 0.0;				/* -0 too */
@@ -164,8 +164,12 @@ at_sk_add(at_sketch *sk, double x)
 	{
 		int32_t		i;
 
-		if (x < SMALL && x == (double) (int) x && sk->alpha == AT_SK_DEFAULT_ERROR)
-			i = small_table()[(int) x];
+		if (whole && x < SMALL && sk->alpha == AT_SK_DEFAULT_ERROR)
+		{
+			if (!small_ready)
+				fill_small_table();
+			i = small_index[(int) x];
+		}
 		else
 			i = at_sk_index(sk, x);
 		/* the common case: the bucket is already in the array */
@@ -193,7 +197,7 @@ at_sk_add(at_sketch *sk, double x)
 		sk->max = x;
 	sk->sum += x;
 	sk->count++;
-	if (sk->integral && x != floor(x))
+	if (!whole)
 		sk->integral = 0;
 	if (sk->cum)
 		drop_cum(sk);
