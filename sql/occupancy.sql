@@ -106,37 +106,23 @@ COPY bin FROM :'bin_path' (FORMAT binary);
 SELECT count(*) AS copied, bool_and(o.occ::text = b.occ::text) AS identical
   FROM (SELECT occ, row_number() OVER (ORDER BY name) n FROM occ) o
   JOIN (SELECT occ, row_number() OVER () n FROM bin) b USING (n);
--- Write one binary COPY row holding the given bytes, then COPY it in.
-CREATE FUNCTION pg_temp.copy_occ(payload bytea) RETURNS text LANGUAGE plpgsql AS $$
-DECLARE
-    path text := current_setting('data_directory') || '/acmetrace_occupancy.bin';
-    lo oid;
-BEGIN
-    lo := lo_from_bytea(0, '\x5047434f50590aff0d0a00'::bytea || '\x0000000000000000'::bytea
-                           || '\x0001'::bytea || int4send(length(payload)) || payload || '\xffff'::bytea);
-    PERFORM lo_export(lo, path);
-    PERFORM lo_unlink(lo);
-    TRUNCATE bin;
-    EXECUTE format('COPY bin FROM %L (FORMAT binary)', path);
-    RETURN (SELECT occ::text FROM bin);
-END
-$$;
+\i :abs_srcdir/test/regress_binary_copy.sql
 \set VERBOSITY terse
 -- version 1, one step: 2023-07-01 00:00 UTC (741484800000000 us), 4 GPUs
-SELECT pg_temp.copy_occ('\x01' || int8send(1) || int8send(741484800000000) || int8send(4));
-SELECT pg_temp.copy_occ('\x02' || int8send(1) || int8send(741484800000000) || int8send(4));
+SELECT pg_temp.copy_binary('bin', '\x01' || int8send(1) || int8send(741484800000000) || int8send(4));
+SELECT pg_temp.copy_binary('bin', '\x02' || int8send(1) || int8send(741484800000000) || int8send(4));
 \echo :LAST_ERROR_SQLSTATE
-SELECT pg_temp.copy_occ('\x01' || int8send(9223372036854775807));
-SELECT pg_temp.copy_occ('\x01' || int8send(-1));
-SELECT pg_temp.copy_occ('\x01' || int8send(1) || int8send(741484800000000) || int8send(4) || '\x00'::bytea);
-SELECT pg_temp.copy_occ('\x01' || int8send(1) || int8send(741484800000000));
-SELECT pg_temp.copy_occ('\x01' || int8send(1) || int8send(741484800000000) || int8send(0));
+SELECT pg_temp.copy_binary('bin', '\x01' || int8send(9223372036854775807));
+SELECT pg_temp.copy_binary('bin', '\x01' || int8send(-1));
+SELECT pg_temp.copy_binary('bin', '\x01' || int8send(1) || int8send(741484800000000) || int8send(4) || '\x00'::bytea);
+SELECT pg_temp.copy_binary('bin', '\x01' || int8send(1) || int8send(741484800000000));
+SELECT pg_temp.copy_binary('bin', '\x01' || int8send(1) || int8send(741484800000000) || int8send(0));
 \echo :LAST_ERROR_SQLSTATE
-SELECT pg_temp.copy_occ('\x01' || int8send(2) || int8send(741484800000000) || int8send(4)
+SELECT pg_temp.copy_binary('bin', '\x01' || int8send(2) || int8send(741484800000000) || int8send(4)
                         || int8send(741484800000000) || int8send(2));
-SELECT pg_temp.copy_occ('\x01' || int8send(1) || int8send(9223372036854775807) || int8send(4));
-SELECT pg_temp.copy_occ('\x01' || int8send(1) || int8send(9223372036854775000) || int8send(4));
-SELECT pg_temp.copy_occ('\x');
+SELECT pg_temp.copy_binary('bin', '\x01' || int8send(1) || int8send(9223372036854775807) || int8send(4));
+SELECT pg_temp.copy_binary('bin', '\x01' || int8send(1) || int8send(9223372036854775000) || int8send(4));
+SELECT pg_temp.copy_binary('bin', '\x');
 \set VERBOSITY default
 
 -- The fn_extra cache must follow the value: rows alternate between values

@@ -84,21 +84,7 @@ COPY bin FROM :'bin_path' (FORMAT binary);
 SELECT count(*) AS copied, bool_and(a.s::text = b.s::text) AS identical
   FROM (SELECT s, row_number() OVER (ORDER BY k) n FROM src) a
   JOIN (SELECT s, row_number() OVER () n FROM bin) b USING (n);
--- Write one binary COPY row holding the given bytes, then COPY it in.
-CREATE FUNCTION pg_temp.copy_sketch(payload bytea) RETURNS text LANGUAGE plpgsql AS $$
-DECLARE
-    path text := current_setting('data_directory') || '/acmetrace_sketch.bin';
-    lo oid;
-BEGIN
-    lo := lo_from_bytea(0, '\x5047434f50590aff0d0a00'::bytea || '\x0000000000000000'::bytea
-                           || '\x0001'::bytea || int4send(length(payload)) || payload || '\xffff'::bytea);
-    PERFORM lo_export(lo, path);
-    PERFORM lo_unlink(lo);
-    TRUNCATE bin;
-    EXECUTE format('COPY bin FROM %L (FORMAT binary)', path);
-    RETURN (SELECT s::text FROM bin);
-END
-$$;
+\i :abs_srcdir/test/regress_binary_copy.sql
 -- The header: version 1, flags (1 = integers), 2 zero bytes, relative error,
 -- count, zeros, min, max, sum, bucket count; then varint buckets.
 CREATE FUNCTION pg_temp.hdr(version int, flags int, err float8, n int8, zeros int8,
@@ -109,23 +95,23 @@ SELECT set_byte(set_byte('\x0000'::bytea, 0, version), 1, flags) || '\x0000'::by
        || float8send(mn) || float8send(mx) || float8send(total) || int4send(nb)
 $$;
 -- 12 and 20 at 0.005: buckets 249 (zigzag 498 = varint f2 03) and +51 (33).
-SELECT pg_temp.copy_sketch(pg_temp.hdr(1, 1, 0.005, 2, 0, 12, 20, 32, 2) || '\xf20301 3301'::bytea);
+SELECT pg_temp.copy_binary('bin', pg_temp.hdr(1, 1, 0.005, 2, 0, 12, 20, 32, 2) || '\xf20301 3301'::bytea);
 \set VERBOSITY terse
-SELECT pg_temp.copy_sketch(pg_temp.hdr(2, 1, 0.005, 2, 0, 12, 20, 32, 2) || '\xf20301 3301'::bytea);
+SELECT pg_temp.copy_binary('bin', pg_temp.hdr(2, 1, 0.005, 2, 0, 12, 20, 32, 2) || '\xf20301 3301'::bytea);
 \echo :LAST_ERROR_SQLSTATE
-SELECT pg_temp.copy_sketch(pg_temp.hdr(1, 3, 0.005, 2, 0, 12, 20, 32, 2) || '\xf20301 3301'::bytea);
-SELECT pg_temp.copy_sketch(pg_temp.hdr(1, 1, 0.3, 2, 0, 12, 20, 32, 2) || '\xf20301 3301'::bytea);
-SELECT pg_temp.copy_sketch(pg_temp.hdr(1, 1, 0.005, 3, 0, 12, 20, 32, 2) || '\xf20301 3301'::bytea);
-SELECT pg_temp.copy_sketch(pg_temp.hdr(1, 1, 0.005, 2, 0, 12, 20, 32, 3) || '\xf20301 3301'::bytea);
-SELECT pg_temp.copy_sketch(pg_temp.hdr(1, 1, 0.005, 2, 0, 12, 20, 32, 2) || '\xf20301 330100'::bytea);
-SELECT pg_temp.copy_sketch(pg_temp.hdr(1, 1, 0.005, 2, 0, 12, 20, 32, 2) || '\xf20301 0001'::bytea);
-SELECT pg_temp.copy_sketch(pg_temp.hdr(1, 1, 0.005, 2, 0, 12, 20, 32, 2) || '\xf20301 33ffffffffffffffffff7f'::bytea);
-SELECT pg_temp.copy_sketch(pg_temp.hdr(1, 1, 0.005, 2, 0, 12, 20, 32, 2) || '\xffffffffff0f01 3301'::bytea);
-SELECT pg_temp.copy_sketch(pg_temp.hdr(1, 1, 'NaN', 2, 0, 12, 20, 32, 2) || '\xf20301 3301'::bytea);
-SELECT pg_temp.copy_sketch(pg_temp.hdr(1, 1, 0.005, 2, 0, 'Infinity', 20, 32, 2) || '\xf20301 3301'::bytea);
-SELECT pg_temp.copy_sketch(pg_temp.hdr(1, 1, 0.005, -1, 0, 12, 20, 32, 2) || '\xf20301 3301'::bytea);
-SELECT pg_temp.copy_sketch('\x01');
-SELECT pg_temp.copy_sketch('\x');
+SELECT pg_temp.copy_binary('bin', pg_temp.hdr(1, 3, 0.005, 2, 0, 12, 20, 32, 2) || '\xf20301 3301'::bytea);
+SELECT pg_temp.copy_binary('bin', pg_temp.hdr(1, 1, 0.3, 2, 0, 12, 20, 32, 2) || '\xf20301 3301'::bytea);
+SELECT pg_temp.copy_binary('bin', pg_temp.hdr(1, 1, 0.005, 3, 0, 12, 20, 32, 2) || '\xf20301 3301'::bytea);
+SELECT pg_temp.copy_binary('bin', pg_temp.hdr(1, 1, 0.005, 2, 0, 12, 20, 32, 3) || '\xf20301 3301'::bytea);
+SELECT pg_temp.copy_binary('bin', pg_temp.hdr(1, 1, 0.005, 2, 0, 12, 20, 32, 2) || '\xf20301 330100'::bytea);
+SELECT pg_temp.copy_binary('bin', pg_temp.hdr(1, 1, 0.005, 2, 0, 12, 20, 32, 2) || '\xf20301 0001'::bytea);
+SELECT pg_temp.copy_binary('bin', pg_temp.hdr(1, 1, 0.005, 2, 0, 12, 20, 32, 2) || '\xf20301 33ffffffffffffffffff7f'::bytea);
+SELECT pg_temp.copy_binary('bin', pg_temp.hdr(1, 1, 0.005, 2, 0, 12, 20, 32, 2) || '\xffffffffff0f01 3301'::bytea);
+SELECT pg_temp.copy_binary('bin', pg_temp.hdr(1, 1, 'NaN', 2, 0, 12, 20, 32, 2) || '\xf20301 3301'::bytea);
+SELECT pg_temp.copy_binary('bin', pg_temp.hdr(1, 1, 0.005, 2, 0, 'Infinity', 20, 32, 2) || '\xf20301 3301'::bytea);
+SELECT pg_temp.copy_binary('bin', pg_temp.hdr(1, 1, 0.005, -1, 0, 12, 20, 32, 2) || '\xf20301 3301'::bytea);
+SELECT pg_temp.copy_binary('bin', '\x01');
+SELECT pg_temp.copy_binary('bin', '\x');
 \set VERBOSITY default
 
 -- Accuracy: for q = 0, 0.01, ..., 0.99, 0.999, 1 the sketch answers within

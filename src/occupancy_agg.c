@@ -17,6 +17,7 @@
 #include "utils/memutils.h"
 #include "utils/timestamp.h"
 
+#include "glue.h"
 #include "occupancy_type.h"
 
 #define ST_SORT occ_sort_events
@@ -63,18 +64,6 @@ typedef struct OccState
 	bool		deserialized;	/* made by deserialize: combine may take its runs */
 } OccState;
 
-static MemoryContext
-agg_context(FunctionCallInfo fcinfo, const char *fn)
-{
-	MemoryContext cxt;
-
-	if (!AggCheckCallContext(fcinfo, &cxt))
-		ereport(ERROR,
-				(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
-				 errmsg("%s called in non-aggregate context", fn)));
-	return cxt;
-}
-
 static OccChunk *
 new_chunk(MemoryContext cxt, OccState *st, uint32 cap)
 {
@@ -112,7 +101,7 @@ ts_text(TimestampTz t)
 Datum
 acmetrace_occupancy_trans(PG_FUNCTION_ARGS)
 {
-	MemoryContext cxt = agg_context(fcinfo, "occupancy_agg_transfn");
+	MemoryContext cxt = at_agg_context(fcinfo, "occupancy_agg_transfn");
 	OccState   *st = PG_ARGISNULL(0) ? NULL : (OccState *) PG_GETARG_POINTER(0);
 	at_occ_job	job;
 	TimestampTz start,
@@ -262,7 +251,7 @@ fold_runs(MemoryContext cxt, OccState *st)
 Datum
 acmetrace_occupancy_combine(PG_FUNCTION_ARGS)
 {
-	MemoryContext cxt = agg_context(fcinfo, "occupancy_agg_combinefn");
+	MemoryContext cxt = at_agg_context(fcinfo, "occupancy_agg_combinefn");
 	OccState   *s1 = PG_ARGISNULL(0) ? NULL : (OccState *) PG_GETARG_POINTER(0);
 	OccState   *s2 = PG_ARGISNULL(1) ? NULL : (OccState *) PG_GETARG_POINTER(1);
 	OccChunk   *c;
@@ -322,7 +311,7 @@ acmetrace_occupancy_serialize(PG_FUNCTION_ARGS)
 	bytea	   *out;
 	Size		size;
 
-	agg_context(fcinfo, "occupancy_agg_serialfn");
+	at_agg_context(fcinfo, "occupancy_agg_serialfn");
 	/* the serialized form holds one sorted list of each kind */
 	k = state_runs(st, rs, re);
 	if (k == 1)
@@ -351,7 +340,7 @@ acmetrace_occupancy_serialize(PG_FUNCTION_ARGS)
 Datum
 acmetrace_occupancy_deserialize(PG_FUNCTION_ARGS)
 {
-	MemoryContext cxt = agg_context(fcinfo, "occupancy_agg_deserialfn");
+	MemoryContext cxt = at_agg_context(fcinfo, "occupancy_agg_deserialfn");
 	bytea	   *b = PG_GETARG_BYTEA_PP(0);
 	const uint8 *p = (const uint8 *) VARDATA_ANY(b);
 	OccState   *st;

@@ -13,6 +13,8 @@
 #include "utils/builtins.h"
 #include "utils/memutils.h"
 
+#include "glue.h"
+
 #include "sketch_type.h"
 
 PG_FUNCTION_INFO_V1(acmetrace_sketch_trans);
@@ -21,18 +23,6 @@ PG_FUNCTION_INFO_V1(acmetrace_sketch_combine);
 PG_FUNCTION_INFO_V1(acmetrace_sketch_serialize);
 PG_FUNCTION_INFO_V1(acmetrace_sketch_deserialize);
 PG_FUNCTION_INFO_V1(acmetrace_sketch_final);
-
-static MemoryContext
-agg_context(FunctionCallInfo fcinfo, const char *fn)
-{
-	MemoryContext cxt;
-
-	if (!AggCheckCallContext(fcinfo, &cxt))
-		ereport(ERROR,
-				(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
-				 errmsg("%s called in non-aggregate context", fn)));
-	return cxt;
-}
 
 static at_sketch *
 new_state(MemoryContext cxt, double alpha)
@@ -79,7 +69,7 @@ acmetrace_sketch_trans(PG_FUNCTION_ARGS)
 	}
 	if (st == NULL)
 	{
-		MemoryContext cxt = agg_context(fcinfo, "delay_sketch_agg");
+		MemoryContext cxt = at_agg_context(fcinfo, "delay_sketch_agg");
 
 		check_error_arg(alpha);
 		st = new_state(cxt, alpha);
@@ -101,7 +91,7 @@ Datum
 acmetrace_sketch_rollup_trans(PG_FUNCTION_ARGS)
 {
 	at_sketch  *st = PG_ARGISNULL(0) ? NULL : (at_sketch *) PG_GETARG_POINTER(0);
-	MemoryContext cxt = agg_context(fcinfo, "rollup");
+	MemoryContext cxt = at_agg_context(fcinfo, "rollup");
 	bytea	   *v;
 	at_sketch	in;
 	at_sk_err	e;
@@ -128,7 +118,7 @@ acmetrace_sketch_combine(PG_FUNCTION_ARGS)
 {
 	at_sketch  *s1 = PG_ARGISNULL(0) ? NULL : (at_sketch *) PG_GETARG_POINTER(0);
 	at_sketch  *s2 = PG_ARGISNULL(1) ? NULL : (at_sketch *) PG_GETARG_POINTER(1);
-	MemoryContext cxt = agg_context(fcinfo, "delay_sketch combine");
+	MemoryContext cxt = at_agg_context(fcinfo, "delay_sketch combine");
 	at_sk_err	e;
 
 	if (s2 == NULL)
@@ -151,7 +141,7 @@ acmetrace_sketch_serialize(PG_FUNCTION_ARGS)
 {
 	at_sketch  *st = (at_sketch *) PG_GETARG_POINTER(0);
 
-	agg_context(fcinfo, "delay_sketch serialize");
+	at_agg_context(fcinfo, "delay_sketch serialize");
 	PG_RETURN_BYTEA_P(sk_flatten(st));
 }
 
@@ -161,7 +151,7 @@ acmetrace_sketch_deserialize(PG_FUNCTION_ARGS)
 	bytea	   *v = PG_GETARG_BYTEA_PP(0);
 	at_sketch  *st;
 
-	agg_context(fcinfo, "delay_sketch deserialize");
+	at_agg_context(fcinfo, "delay_sketch deserialize");
 	st = palloc(sizeof(at_sketch));
 	sk_read(st, VARDATA_ANY(v), VARSIZE_ANY_EXHDR(v), CurrentMemoryContext,
 			ERRCODE_INVALID_BINARY_REPRESENTATION);
