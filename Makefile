@@ -29,10 +29,13 @@ include $(PGXS)
 acmetrace--$(EXTVERSION).sql: $(SQL_PARTS)
 	cat $^ > $@
 
-# Plain-C unit tests of the core: no server, no PostgreSQL headers.
+# Plain-C unit tests of the core: no server, no PostgreSQL headers.  Built
+# with AddressSanitizer and UndefinedBehaviorSanitizer, so the fuzz cases
+# fail on any out-of-bounds access, overflow or bad float-to-int cast.
 CORE_TESTS = $(sort $(wildcard test/core/*.c))
+SANITIZE   = -fsanitize=address,undefined,float-cast-overflow -fno-sanitize-recover=all
 test/core/run_core: $(CORE_TESTS) $(CORE_SRCS) $(wildcard src/core/*.h)
-	$(CC) -std=c99 -O1 -g -Wall -Wextra -Werror -Isrc/core -o $@ $(CORE_TESTS) $(CORE_SRCS) -lm
+	$(CC) -std=c99 -O1 -g $(SANITIZE) -Wall -Wextra -Werror -Isrc/core -o $@ $(CORE_TESTS) $(CORE_SRCS) -lm
 
 .PHONY: check-core
 check-core: test/core/run_core

@@ -41,6 +41,8 @@ SELECT acmetrace.delay_sketch_agg(x, NULL) FROM unnest('{1}'::float8[]) x;
 SELECT acmetrace.delay_sketch_agg(x, 0.01 * x) FROM unnest('{1,2}'::float8[]) x;
 SELECT acmetrace.delay_sketch_agg(x, 0.001) FROM unnest('{1e-300,1e300}'::float8[]) x;
 \echo :LAST_ERROR_SQLSTATE
+SELECT acmetrace.delay_sketch_agg(x) FROM unnest('{1e308,1e308}'::float8[]) x;
+\echo :LAST_ERROR_SQLSTATE
 SELECT acmetrace.percentile(:'s', 1.5);
 \echo :LAST_ERROR_SQLSTATE
 SELECT acmetrace.percentile(:'s', 'NaN');
@@ -256,8 +258,15 @@ SELECT cluster, type, jobs, p50_s, p90_s, p99_s, mean_s > 0 AS has_mean, max_s
   FROM acmetrace.queue_delay_summary WHERE cluster = 'g' ORDER BY type;
 
 -- queue_percentiles scans the table itself; it gives the sketches the SQL
--- GROUP BY gives, with and without gpu_jobs_only, and with a NULL type.
+-- GROUP BY gives, with and without gpu_jobs_only, with a NULL type, and
+-- with a type long enough to be stored out of line.
 \copy acmetrace.helios_cluster_log FROM 'helios_cluster_log_sample.csv' (FORMAT csv, HEADER match)
+INSERT INTO acmetrace.jobs (cluster, job_id, type, state, gpu_num, submit_time, start_time, end_time)
+SELECT 'g', 'long-type-' || k, (SELECT string_agg(md5(i::text), '') FROM generate_series(1, 100) i),
+       'COMPLETED', 8, '2023-03-01 00:00+00', '2023-03-01 00:00+00'::timestamptz + k * interval '1 minute',
+       '2023-03-02 00:00+00'
+  FROM generate_series(1, 3) k;
+SELECT pg_relation_size(reltoastrelid) > 0 AS types_out_of_line FROM pg_class WHERE oid = 'acmetrace.jobs'::regclass;
 SELECT c.cluster, g.gpu_only, count(*) AS types,
        bool_and(q.sketch::text = s.sk::text) AS same_sketches,
        bool_and(q.jobs = acmetrace.count(s.sk)) AS same_jobs
@@ -267,6 +276,8 @@ SELECT c.cluster, g.gpu_only, count(*) AS types,
                  WHERE j.cluster = c.cluster AND j.wait_s >= 0 AND (NOT g.gpu_only OR j.gpu_num > 0)
                  GROUP BY j.type) s ON s.type IS NOT DISTINCT FROM q.type
  GROUP BY c.cluster, g.gpu_only ORDER BY 1, 2;
+SELECT left(type, 8) AS type, jobs, percentiles FROM acmetrace.queue_percentiles('g', '{0,1}') WHERE length(type) > 100;
+DELETE FROM acmetrace.jobs WHERE cluster = 'g' AND job_id LIKE 'long-type-%';
 SELECT type, jobs, percentiles FROM acmetrace.queue_percentiles('helios', '{0,0.5,1}');
 -- The whole cluster is the rollup of the per-type sketches.
 SELECT acmetrace.rollup(sketch)::text = (SELECT acmetrace.delay_sketch_agg(wait_s)::text FROM acmetrace.jobs

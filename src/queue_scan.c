@@ -6,9 +6,11 @@
  *   SELECT type, delay_sketch_agg(wait_s) FROM acmetrace.jobs
  *    WHERE cluster = $1 AND wait_s >= 0 [AND gpu_num > 0] GROUP BY type
  * without the executor's per-row expression and hash-table work: the scan
- * reads the four columns it needs and finds the type among a handful of
- * groups by comparing bytes.  It checks SELECT privilege and refuses to run
- * when row-level security applies (queue_percentiles then runs the SQL).
+ * takes heap tuples as they lie in the page, reads only the columns it
+ * needs, and finds the type among a handful of groups by comparing bytes.
+ * It locks the table, checks its kind, columns and SELECT privilege, and
+ * refuses to run when row-level security applies (queue_percentiles then
+ * runs the SQL).
  */
 #include "postgres.h"
 
@@ -17,13 +19,13 @@
 #include "access/table.h"
 #include "access/tableam.h"
 #include "access/tupmacs.h"
-#include "catalog/namespace.h"
+#include "catalog/pg_type.h"
 #include "executor/tuptable.h"
 #include "funcapi.h"
 #include "miscadmin.h"
+#include "nodes/makefuncs.h"
 #include "utils/acl.h"
 #include "utils/builtins.h"
-#include "utils/lsyscache.h"
 #include "utils/memutils.h"
 #include "utils/rel.h"
 #include "utils/rls.h"
@@ -50,7 +52,8 @@ typedef struct QScan
 	bool		gpu_only;
 	int			want_len;
 	const char *want_data;
-	MemoryContext cxt;
+	MemoryContext cxt;			/* groups, names, sketches */
+	MemoryContext rowcxt;		/* detoasted names, reset as the scan goes */
 	QGroup	   *groups;
 	int			ngroups;
 	int			cap;
@@ -67,17 +70,45 @@ same_bytes(const char *a, const char *b, int n)
 	return true;
 }
 
+/* The column's number, checking its type on the locked relation. */
 static AttrNumber
-column(Oid relid, const char *name)
+column(TupleDesc desc, const char *name, Oid type)
 {
-	AttrNumber	a = get_attnum(relid, name);
+	for (int a = 0; a < desc->natts; a++)
+	{
+		Form_pg_attribute att = TupleDescAttr(desc, a);
 
-	if (a == InvalidAttrNumber)
-		ereport(ERROR,
-				(errcode(ERRCODE_UNDEFINED_COLUMN),
-				 errmsg("acmetrace.jobs has no column \"%s\"", name),
-				 errhint("Reinstall the extension: DROP EXTENSION acmetrace; CREATE EXTENSION acmetrace;")));
-	return a;
+		if (!att->attisdropped && strcmp(NameStr(att->attname), name) == 0)
+		{
+			if (att->atttypid != type)
+				break;
+			return (AttrNumber) (a + 1);
+		}
+	}
+	ereport(ERROR,
+			(errcode(ERRCODE_UNDEFINED_COLUMN),
+			 errmsg("acmetrace.jobs has no column \"%s\" of type %s", name, format_type_be(type)),
+			 errhint("Reinstall the extension: DROP EXTENSION acmetrace; CREATE EXTENSION acmetrace;")));
+	return InvalidAttrNumber;	/* keep the compiler quiet */
+}
+
+/*
+ * A text value in plain (not compressed, not out-of-line) form; a detoasted
+ * copy goes to rowcxt, which the scan resets every 1,024 rows.
+ */
+static inline struct varlena *
+plain_text(Datum d, MemoryContext rowcxt)
+{
+	struct varlena *v = (struct varlena *) DatumGetPointer(d);
+
+	if (unlikely(VARATT_IS_EXTERNAL(v) || VARATT_IS_COMPRESSED(v)))
+	{
+		MemoryContext old = MemoryContextSwitchTo(rowcxt);
+
+		v = pg_detoast_datum_packed(v);
+		MemoryContextSwitchTo(old);
+	}
+	return v;
 }
 
 /* One row's first columns: add its wait to its type's sketch. */
@@ -100,19 +131,15 @@ add_row(QScan *q, Datum *v, bool *isnull)
 		return;
 	if (q->gpu_only && (isnull[q->a_gpu - 1] || DatumGetInt32(v[q->a_gpu - 1]) <= 0))
 		return;
-	/* names are short, so stored inline; detoast just in case */
-	c = (struct varlena *) DatumGetPointer(v[q->a_cluster - 1]);
-	if (unlikely(VARATT_IS_EXTENDED(c) && !VARATT_IS_SHORT(c)))
-		c = pg_detoast_datum_packed(c);
+	/* names are short and stored inline; long ones are detoasted */
+	c = plain_text(v[q->a_cluster - 1], q->rowcxt);
 	if (VARSIZE_ANY_EXHDR(c) != q->want_len || !same_bytes(VARDATA_ANY(c), q->want_data, q->want_len))
 		return;
 	tnull = isnull[q->a_type - 1];
 	if (!tnull)
 	{
-		struct varlena *t = (struct varlena *) DatumGetPointer(v[q->a_type - 1]);
+		struct varlena *t = plain_text(v[q->a_type - 1], q->rowcxt);
 
-		if (unlikely(VARATT_IS_EXTENDED(t) && !VARATT_IS_SHORT(t)))
-			t = pg_detoast_datum_packed(t);
 		tlen = VARSIZE_ANY_EXHDR(t);
 		tdata = VARDATA_ANY(t);
 	}
@@ -134,12 +161,18 @@ add_row(QScan *q, Datum *v, bool *isnull)
 		if (q->ngroups == q->cap)
 		{
 			q->cap *= 2;
-			q->groups = repalloc(q->groups, q->cap * sizeof(QGroup));
+			q->groups = repalloc(q->groups, q->cap * sizeof(QGroup));	/* in q->cxt */
 		}
 		g = &q->groups[q->ngroups++];
 		g->isnull = tnull;
 		g->len = tlen;
-		g->name = tnull ? NULL : pnstrdup(tdata, tlen);
+		g->name = NULL;
+		if (!tnull)
+		{
+			g->name = MemoryContextAlloc(q->cxt, tlen + 1);
+			memcpy(g->name, tdata, tlen);
+			g->name[tlen] = '\0';
+		}
 		at_sk_init(&g->sk, AT_SK_DEFAULT_ERROR, sk_mem, q->cxt);
 	}
 	if (g - q->groups < 255)
@@ -193,32 +226,34 @@ acmetrace_queue_sketches(PG_FUNCTION_ARGS)
 {
 	text	   *want = PG_GETARG_TEXT_PP(0);
 	ReturnSetInfo *rsinfo = (ReturnSetInfo *) fcinfo->resultinfo;
-	Oid			relid = get_relname_relid("jobs", get_namespace_oid("acmetrace", false));
-	MemoryContext old;
 	Relation	rel;
+	TupleDesc	desc;
 	TableScanDesc scan;
 	AttrNumber	natts;
 	QScan		q;
 	uint64		rows = 0;
 
-	if (!OidIsValid(relid))
+	/* lock first, then look at what was locked */
+	rel = table_openrv(makeRangeVar("acmetrace", "jobs", -1), AccessShareLock);
+	if (rel->rd_rel->relkind != RELKIND_RELATION)
 		ereport(ERROR,
-				(errcode(ERRCODE_UNDEFINED_TABLE),
-				 errmsg("acmetrace.jobs does not exist")));
-	if (pg_class_aclcheck(relid, GetUserId(), ACL_SELECT) != ACLCHECK_OK)
+				(errcode(ERRCODE_WRONG_OBJECT_TYPE),
+				 errmsg("acmetrace.jobs is not a plain table")));
+	if (pg_class_aclcheck(RelationGetRelid(rel), GetUserId(), ACL_SELECT) != ACLCHECK_OK)
 		aclcheck_error(ACLCHECK_NO_PRIV, OBJECT_TABLE, "jobs");
-	if (check_enable_rls(relid, InvalidOid, true) == RLS_ENABLED)
+	if (check_enable_rls(RelationGetRelid(rel), InvalidOid, true) == RLS_ENABLED)
 		ereport(ERROR,
 				(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
 				 errmsg("acmetrace._queue_sketches does not apply row-level security"),
 				 errhint("Call acmetrace.queue_percentiles, which runs the SQL form when row-level security is active.")));
+	desc = RelationGetDescr(rel);
 
 	InitMaterializedSRF(fcinfo, 0);
 	memset(&q, 0, sizeof(q));
-	q.a_cluster = column(relid, "cluster");
-	q.a_type = column(relid, "type");
-	q.a_wait = column(relid, "wait_s");
-	q.a_gpu = column(relid, "gpu_num");
+	q.a_cluster = column(desc, "cluster", TEXTOID);
+	q.a_type = column(desc, "type", TEXTOID);
+	q.a_wait = column(desc, "wait_s", FLOAT8OID);
+	q.a_gpu = column(desc, "gpu_num", INT4OID);
 	q.gpu_only = PG_GETARG_BOOL(1);
 	q.want_len = VARSIZE_ANY_EXHDR(want);
 	q.want_data = VARDATA_ANY(want);
@@ -228,23 +263,24 @@ acmetrace_queue_sketches(PG_FUNCTION_ARGS)
 		natts = Max(natts, q.a_gpu);
 
 	q.cxt = AllocSetContextCreate(CurrentMemoryContext, "acmetrace queue sketches", ALLOCSET_DEFAULT_SIZES);
-	old = MemoryContextSwitchTo(q.cxt);
+	q.rowcxt = AllocSetContextCreate(q.cxt, "acmetrace queue rows", ALLOCSET_DEFAULT_SIZES);
 	q.cap = 16;
-	q.groups = palloc(q.cap * sizeof(QGroup));
+	q.groups = MemoryContextAlloc(q.cxt, q.cap * sizeof(QGroup));
 
-	rel = table_open(relid, AccessShareLock);
 	scan = table_beginscan(rel, GetActiveSnapshot(), 0, NULL);
 	if (rel->rd_tableam == GetHeapamTableAmRoutine())
 	{
-		TupleDesc	desc = RelationGetDescr(rel);
-		Datum	   *v = palloc(natts * sizeof(Datum));
-		bool	   *isnull = palloc(natts * sizeof(bool));
+		Datum	   *v = MemoryContextAlloc(q.cxt, natts * sizeof(Datum));
+		bool	   *isnull = MemoryContextAlloc(q.cxt, natts * sizeof(bool));
 		HeapTuple	tup;
 
 		while ((tup = heap_getnext(scan, ForwardScanDirection)) != NULL)
 		{
-			if ((++rows & 0xffff) == 0)
+			if ((++rows & 0x3ff) == 0)
+			{
 				CHECK_FOR_INTERRUPTS();
+				MemoryContextReset(q.rowcxt);
+			}
 			deform_prefix(tup, desc, natts, v, isnull);
 			add_row(&q, v, isnull);
 		}
@@ -256,8 +292,11 @@ acmetrace_queue_sketches(PG_FUNCTION_ARGS)
 
 		while (table_scan_getnextslot(scan, ForwardScanDirection, slot))
 		{
-			if ((++rows & 0xffff) == 0)
+			if ((++rows & 0x3ff) == 0)
+			{
 				CHECK_FOR_INTERRUPTS();
+				MemoryContextReset(q.rowcxt);
+			}
 			slot_getsomeattrs(slot, natts);
 			add_row(&q, slot->tts_values, slot->tts_isnull);
 		}
@@ -266,7 +305,6 @@ acmetrace_queue_sketches(PG_FUNCTION_ARGS)
 	table_endscan(scan);
 	table_close(rel, AccessShareLock);
 
-	MemoryContextSwitchTo(old);
 	for (int k = 0; k < q.ngroups; k++)
 	{
 		Datum		values[2];

@@ -111,10 +111,13 @@ Datum
 acmetrace_sketch_mean(PG_FUNCTION_ARGS)
 {
 	const at_sketch *sk = sk_arg(fcinfo, 0);
+	double		m;
 
 	if (sk->count == 0)
 		PG_RETURN_NULL();
-	PG_RETURN_FLOAT8(sk->sum / (double) sk->count);
+	/* rounding (or a crafted sum) must not put the mean outside [min, max] */
+	m = sk->sum / (double) sk->count;
+	PG_RETURN_FLOAT8(Min(Max(m, sk->min), sk->max));
 }
 
 Datum

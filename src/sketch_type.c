@@ -99,6 +99,12 @@ sk_raise(at_sk_err e, double value)
 					(errcode(ERRCODE_NUMERIC_VALUE_OUT_OF_RANGE),
 					 errmsg("delay_sketch count overflows 64 bits")));
 			break;
+		case AT_SK_ESUM:
+			ereport(ERROR,
+					(errcode(ERRCODE_NUMERIC_VALUE_OUT_OF_RANGE),
+					 errmsg("delay_sketch sum overflows float8 (value %g)", value),
+					 errhint("The values add up past 1.8e308; sketch them in a smaller unit or leave the huge ones out.")));
+			break;
 		case AT_SK_ENOMEM:
 			ereport(ERROR,
 					(errcode(ERRCODE_OUT_OF_MEMORY),

@@ -153,6 +153,8 @@ at_sk_add(at_sketch *sk, double x)
 		return AT_SK_ENONFINITE;
 	if (sk->count == UINT64_MAX)
 		return AT_SK_EOVERFLOW;
+	if (isinf(sk->sum + x))
+		return AT_SK_ESUM;
 	/* every double from 2^53 up is an integer; below, truncation tells */
 	whole = x >= 9007199254740992.0 || x == (double) (int64_t) x;
 	if (x == 0)
@@ -213,6 +215,8 @@ at_sk_merge(at_sketch *dst, const at_sketch *src)
 		return AT_SK_OK;
 	if (dst->count > UINT64_MAX - src->count)
 		return AT_SK_EOVERFLOW;
+	if (isinf(dst->sum + src->sum))
+		return AT_SK_ESUM;
 	if (HAS_BUCKETS(src))
 	{
 		int32_t		nlo = src->first,
@@ -674,16 +678,20 @@ at_sk_check(const at_sketch *sk)
 
 	if (!at_sk_error_ok(sk->alpha))
 		return "relative error is out of range";
+	/* -0 reads as 0, so each value has one canonical form */
+	if (signbit(sk->min) || signbit(sk->max) || signbit(sk->sum))
+		return "min, max and sum must not be negative (nor -0)";
 	if (sk->count == 0)
 	{
-		if (sk->zeros != 0 || HAS_BUCKETS(sk) || sk->min != 0 || sk->max != 0 || sk->sum != 0)
-			return "an empty sketch must have no buckets and min, max and sum 0";
+		if (sk->zeros != 0 || HAS_BUCKETS(sk) || sk->min != 0 || sk->max != 0 || sk->sum != 0 ||
+			!sk->integral)
+			return "an empty sketch must have no buckets, min, max and sum 0, and int=1";
 		return NULL;
 	}
 	if (!isfinite(sk->min) || !isfinite(sk->max) || !isfinite(sk->sum))
 		return "min, max and sum must be finite";
-	if (!(sk->min >= 0 && sk->max >= sk->min && sk->sum >= 0))
-		return "need 0 <= min <= max and sum >= 0";
+	if (!(sk->max >= sk->min))
+		return "need min <= max";
 	if (HAS_BUCKETS(sk))
 		for (int32_t i = sk->first; i <= sk->last; i++)
 		{
@@ -705,13 +713,19 @@ at_sk_check(const at_sketch *sk)
 	else
 	{
 		/* one bucket of slack: another libm may round log() differently */
-		int64_t		d = (int64_t) at_sk_index(sk, sk->max) - sk->last;
+		int64_t		d;
 
-		if (sk->max <= 0 || d > 1 || d < -1)
+		if (!(sk->max > 0))
 			return "max does not fall in the last bucket";
-		d = (int64_t) at_sk_index(sk, sk->min) - sk->first;
-		if (sk->zeros == 0 && (d > 1 || d < -1))
-			return "min does not fall in the first bucket";
+		d = (int64_t) at_sk_index(sk, sk->max) - sk->last;
+		if (d > 1 || d < -1)
+			return "max does not fall in the last bucket";
+		if (sk->zeros == 0)
+		{
+			d = (int64_t) at_sk_index(sk, sk->min) - sk->first;
+			if (d > 1 || d < -1)
+				return "min does not fall in the first bucket";
+		}
 	}
 	if (sk->integral && (!is_integer(sk->min) || !is_integer(sk->max)))
 		return "the integer flag is set but min or max is not an integer";
@@ -737,6 +751,8 @@ at_sk_strerror(at_sk_err e)
 			return "sketches have different relative errors";
 		case AT_SK_EOVERFLOW:
 			return "count overflows 64 bits";
+		case AT_SK_ESUM:
+			return "the sum of the values overflows float8";
 	}
 	return "unknown error";
 }

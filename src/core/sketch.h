@@ -70,7 +70,8 @@ typedef enum at_sk_err
 	AT_SK_ESPAN,				/* more than AT_SK_MAX_BUCKETS buckets */
 	AT_SK_ENOMEM,
 	AT_SK_EALPHA,				/* merging sketches of different errors */
-	AT_SK_EOVERFLOW				/* a count passed 2^64 - 1 */
+	AT_SK_EOVERFLOW,			/* a count passed 2^64 - 1 */
+	AT_SK_ESUM					/* the sum of the values passed DBL_MAX */
 } at_sk_err;
 
 /* 1 if alpha is an accepted relative error. */

@@ -315,6 +315,22 @@ test_refusals(void)
 	CHECK(e[0] == AT_SK_OK && e[1] == AT_SK_ESPAN && sk.count == 1,
 		  "a span beyond %d buckets is refused", AT_SK_MAX_BUCKETS);
 	at_sk_free(&sk);
+	{
+		at_sketch	a,
+					b2;
+
+		at_sk_init(&a, 0.005, tmem, NULL);
+		at_sk_init(&b2, 0.005, tmem, NULL);
+		e[0] = at_sk_add(&a, 1e308);
+		e[1] = at_sk_add(&a, 1e308);
+		e[2] = at_sk_add(&b2, 1e308);
+		CHECK(e[0] == AT_SK_OK && e[1] == AT_SK_ESUM && a.count == 1 && isfinite(a.sum),
+			  "a sum past DBL_MAX is refused, the sketch unchanged");
+		e[0] = at_sk_merge(&a, &b2);
+		CHECK(e[0] == AT_SK_ESUM && a.count == 1, "and so is a merge whose sum overflows");
+		at_sk_free(&a);
+		at_sk_free(&b2);
+	}
 	CHECK(!at_sk_error_ok(0.0005) && !at_sk_error_ok(0.3) && !at_sk_error_ok(NAN) && at_sk_error_ok(0.001),
 		  "relative error range [%g, %g]", AT_SK_MIN_ERROR, AT_SK_MAX_ERROR);
 }
@@ -468,6 +484,9 @@ test_formats(void)
 			"v1 err=0.005 n=1 zeros=0 min=1 max=1 sum=-1 int=1 b=0:1",
 			"v1 err=0.005 n=1 zeros=0 min=1 max=1 sum=1 int=1 b=0:1 x",
 			"v1 err=0.005 n=-1 zeros=0 min=1 max=1 sum=1 int=1 b=0:1",
+			"v1 err=0.005 n=1 zeros=1 min=-0 max=-0 sum=-0 int=1 b=",
+			"v1 err=0.005 n=0 zeros=0 min=0 max=0 sum=0 int=0 b=",
+			"v1 err=0.005 n=2 zeros=0 min=5 max=1 sum=6 int=1 b=322:2",
 		};
 		int			refused = 0;
 
@@ -482,6 +501,9 @@ test_formats(void)
 			}
 		}
 		CHECK(refused == (int) (sizeof(crafted) / sizeof(crafted[0])), "%d crafted texts refused", refused);
+		msg = at_sk_parse(&back, "v1 err=0.005 n=2 zeros=1 min=0 max=5 sum=5 int=1 b=162:1", tmem, NULL, &pos);
+		CHECK(msg == NULL, "zeros and one bucket: accepted (%s)", msg ? msg : "ok");
+		at_sk_free(&back);
 		msg = at_sk_parse(&back, "  v1 err=0.005 n=1 zeros=0 min=1 max=1 sum=1 int=1 b=0:1 ", tmem, NULL, &pos);
 		CHECK(msg == NULL && back.count == 1, "surrounding spaces are fine");
 		at_sk_free(&back);
