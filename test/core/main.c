@@ -13,6 +13,7 @@ main(void)
 	test_utilgen();
 	test_occupancy();
 	test_sketch();
+	test_hist();
 	printf("1..%d\n", tap_count);
 	return tap_failed ? 1 : 0;
 }

@@ -22,6 +22,7 @@ void		test_jobgen(void);
 void		test_occupancy(void);
 void		test_parse_value(void);
 void		test_sketch(void);
+void		test_hist(void);
 void		test_utilgen(void);
 
 #endif

@@ -1,0 +1,184 @@
+-- Bins and CDFs: bins, bins_at, cdf_at, weighted_cdf_at, bin_rows and the
+-- paper's figures.
+\getenv abs_srcdir PG_ABS_SRCDIR
+\i :abs_srcdir/test/regress_preamble.sql
+
+-- Hand cases.  bins: [0] below lo, [1..n] bins closed on the left (the last
+-- also on the right, so hi is in bin n), [n+1] above hi; NULL and NaN are
+-- not counted; infinities are below or above.
+SELECT acmetrace.bins(x, 0, 10, 5)
+  FROM unnest('{-1,0,1.99,2,9.99,10,10.5,NaN,NULL,Infinity,-Infinity}'::float8[]) x;
+SELECT * FROM acmetrace.bin_rows((SELECT acmetrace.bins(x, 0, 10, 5)
+                                    FROM unnest('{-1,0,1.99,2,9.99,10,10.5}'::float8[]) x), 0, 10);
+-- bins_at: edges 0, 1, 2, 4, 8 make bins [0,1) [1,2) [2,4) [4,8].
+SELECT acmetrace.bins_at(x, '{0,1,2,4,8}') FROM unnest('{-1,0,0.5,1,3,4,8,9,NaN,NULL}'::float8[]) x;
+SELECT * FROM acmetrace.bin_rows((SELECT acmetrace.bins_at(x, '{0,1,2,4,8}')
+                                    FROM unnest('{-1,0,0.5,1,3,4,8,9}'::float8[]) x), '{0,1,2,4,8}');
+-- cdf_at: percent of values <= each threshold, in the thresholds' order;
+-- NULL and NaN are dropped (as the notebook's dropna); repeats are fine.
+SELECT acmetrace.cdf_at(x, '{4,1,2,2,-Infinity,Infinity}') FROM unnest('{1,2,3,4,5,NULL,NaN}'::float8[]) x;
+-- weighted_cdf_at: percent of the weight; rows missing a value or weight drop out.
+SELECT acmetrace.weighted_cdf_at(x, w, '{1,2,4}')
+  FROM (VALUES (1::float8, 10::float8), (2, 30), (4, 60), (8, NULL), (NULL, 5), ('NaN', 7)) v(x, w);
+-- No rows: NULL; rows but no values: zero counts for bins, NULL for CDFs.
+SELECT acmetrace.bins(x, 0, 1, 2) IS NULL AS no_rows FROM unnest('{}'::float8[]) x;
+SELECT acmetrace.bins(x, 0, 1, 2) AS only_nulls, acmetrace.cdf_at(x, '{1}') AS cdf_only_nulls
+  FROM unnest('{NULL,NaN}'::float8[]) x;
+SELECT acmetrace.weighted_cdf_at(x, 0, '{1}') AS zero_total_weight FROM unnest('{1,2}'::float8[]) x;
+
+-- Errors, each with its SQLSTATE.
+\set VERBOSITY terse
+SELECT acmetrace.bins(x, 1, 1, 5) FROM unnest('{1}'::float8[]) x;
+\echo :LAST_ERROR_SQLSTATE
+SELECT acmetrace.bins(x, 0, 1, 0) FROM unnest('{1}'::float8[]) x;
+SELECT acmetrace.bins(x, 0, 'Infinity', 5) FROM unnest('{1}'::float8[]) x;
+SELECT acmetrace.bins(x, NULL, 1, 5) FROM unnest('{1}'::float8[]) x;
+\echo :LAST_ERROR_SQLSTATE
+SELECT acmetrace.bins(x, 0, x, 5) FROM unnest('{1,2}'::float8[]) x;
+SELECT acmetrace.bins_at(x, '{1,1}') FROM unnest('{1}'::float8[]) x;
+SELECT acmetrace.bins_at(x, '{1}') FROM unnest('{1}'::float8[]) x;
+SELECT acmetrace.bins_at(x, '{0,NaN}') FROM unnest('{1}'::float8[]) x;
+SELECT acmetrace.bins_at(x, '{0,NULL,2}') FROM unnest('{1}'::float8[]) x;
+SELECT acmetrace.bins_at(x, ARRAY[0, x + 1]) FROM unnest('{1,2}'::float8[]) x;
+SELECT acmetrace.cdf_at(x, '{}') FROM unnest('{1}'::float8[]) x;
+SELECT acmetrace.cdf_at(x, '{1,NaN}') FROM unnest('{1}'::float8[]) x;
+SELECT acmetrace.cdf_at(x, NULL) FROM unnest('{1}'::float8[]) x;
+SELECT acmetrace.weighted_cdf_at(x, -1, '{1}') FROM unnest('{1}'::float8[]) x;
+\echo :LAST_ERROR_SQLSTATE
+SELECT acmetrace.weighted_cdf_at(x, 'Infinity', '{1}') FROM unnest('{1}'::float8[]) x;
+SELECT * FROM acmetrace.bin_rows('{1,2,3}', 0, 1);
+SELECT * FROM acmetrace.bin_rows('[0:2]={1,2,3}', '{0,1,2}');
+\set VERBOSITY default
+-- The hint says what to pass.
+SELECT acmetrace.bins_at(x, '{2,1}') FROM unnest('{1}'::float8[]) x;
+
+-- Against plain SQL on generated values: many exactly on edges, random
+-- fractions, out of range, infinities, NaN and NULL.  A regular table, so
+-- parallel workers can read it.
+CREATE TABLE bin_vals AS
+SELECT g, CASE WHEN g % 11 = 0 THEN NULL
+               WHEN g % 13 = 0 THEN 'NaN'::float8
+               WHEN g % 17 = 0 THEN (g % 121) - 10.0
+               WHEN g % 19 = 0 THEN (CASE WHEN g % 2 = 0 THEN 'Infinity' ELSE '-Infinity' END)::float8
+               ELSE ((g::bigint * 7919) % 100003) / 1000.03 END AS v,
+          (g % 97)::float8 AS w
+  FROM generate_series(1, 200000) g;
+ANALYZE bin_vals;
+CREATE FUNCTION pg_temp.check_all() RETURNS TABLE (what text, same boolean) LANGUAGE sql AS $$
+-- bins against width_bucket (with hi moved into the last bin)
+SELECT 'bins(v, 0, 100, 10)', acmetrace.bins(v, 0, 100, 10)::text =
+       (SELECT '[0:11]=' || array_agg(coalesce(c, 0) ORDER BY b)::text
+          FROM generate_series(0, 11) b
+          LEFT JOIN (SELECT CASE WHEN v = 100 THEN 10 ELSE width_bucket(v, 0, 100, 10) END AS b, count(*) AS c
+                       FROM bin_vals WHERE v IS NOT NULL AND v <> 'NaN' GROUP BY 1) q USING (b))
+  FROM bin_vals
+UNION ALL
+SELECT 'bins(v, 0.1, 0.7, 7)', acmetrace.bins(v, 0.1, 0.7, 7)::text =
+       (SELECT '[0:8]=' || array_agg(coalesce(c, 0) ORDER BY b)::text
+          FROM generate_series(0, 8) b
+          LEFT JOIN (SELECT CASE WHEN v = 0.7 THEN 7 ELSE width_bucket(v, 0.1, 0.7, 7) END AS b, count(*) AS c
+                       FROM bin_vals WHERE v IS NOT NULL AND v <> 'NaN' GROUP BY 1) q USING (b))
+  FROM bin_vals
+UNION ALL
+SELECT 'bins_at(v, powers of two)', acmetrace.bins_at(v, acmetrace.powers_of_two(-3, 7))::text =
+       (SELECT '[0:11]=' || array_agg(coalesce(c, 0) ORDER BY b)::text
+          FROM generate_series(0, 11) b
+          LEFT JOIN (SELECT CASE WHEN v = 128 THEN 10 ELSE width_bucket(v, acmetrace.powers_of_two(-3, 7)) END AS b,
+                            count(*) AS c
+                       FROM bin_vals WHERE v IS NOT NULL AND v <> 'NaN' GROUP BY 1) q USING (b))
+  FROM bin_vals
+UNION ALL
+SELECT 'cdf_at(v, steps(-5, 105, 0.5))', acmetrace.cdf_at(v, acmetrace.steps(-5, 105, 0.5)) =
+       (SELECT array_agg(p ORDER BY i)
+          FROM (SELECT i, (count(*) FILTER (WHERE v <= t))::float8 / count(*) * 100 AS p
+                  FROM bin_vals, unnest(acmetrace.steps(-5, 105, 0.5)) WITH ORDINALITY u(t, i)
+                 WHERE v IS NOT NULL AND v <> 'NaN' GROUP BY i) q)
+  FROM bin_vals
+UNION ALL
+SELECT 'weighted_cdf_at(v, w, thresholds)', acmetrace.weighted_cdf_at(v, w, '{100,0,50,25,-1,Infinity}') =
+       (SELECT array_agg(p ORDER BY i)
+          FROM (SELECT i, (sum(w) FILTER (WHERE v <= t)) / sum(w) * 100 AS p
+                  FROM bin_vals, unnest('{100,0,50,25,-1,Infinity}'::float8[]) WITH ORDINALITY u(t, i)
+                 WHERE v IS NOT NULL AND v <> 'NaN' GROUP BY i) q)
+  FROM bin_vals
+$$;
+SELECT * FROM pg_temp.check_all();
+-- Per group, through GROUP BY.
+SELECT count(*) AS groups,
+       bool_and(b::text = (SELECT acmetrace.bins(v, 0, 100, 10)::text FROM bin_vals i WHERE i.g % 5 = o.k)) AS same
+  FROM (SELECT g % 5 AS k, acmetrace.bins(v, 0, 100, 10) AS b FROM bin_vals GROUP BY 1) o;
+
+-- The same with forced parallel workers: Partial Aggregate, same answers.
+SET force_parallel_mode = on;
+SET parallel_setup_cost = 0;
+SET parallel_tuple_cost = 0;
+SET min_parallel_table_scan_size = 0;
+SET max_parallel_workers_per_gather = 2;
+EXPLAIN (COSTS OFF) SELECT acmetrace.bins(v, 0, 100, 10), acmetrace.cdf_at(v, '{1,2}') FROM bin_vals;
+SELECT * FROM pg_temp.check_all();
+SELECT count(*) AS groups,
+       bool_and(b::text = (SELECT acmetrace.bins(v, 0, 100, 10)::text FROM bin_vals i WHERE i.g % 5 = o.k)) AS same
+  FROM (SELECT g % 5 AS k, acmetrace.bins(v, 0, 100, 10) AS b FROM bin_vals GROUP BY 1) o;
+RESET force_parallel_mode;
+RESET parallel_setup_cost;
+RESET parallel_tuple_cost;
+RESET min_parallel_table_scan_size;
+RESET max_parallel_workers_per_gather;
+
+-- Thresholds from a column are compared row by row, not trusted.
+\set VERBOSITY terse
+SELECT acmetrace.cdf_at(v, ARRAY[g::float8]) FROM bin_vals WHERE g < 5;
+\set VERBOSITY default
+SELECT acmetrace.cdf_at(v, ARRAY[1.0, 2.0]::float8[] || (g * 0)::float8) AS same_values_from_a_column
+  FROM bin_vals WHERE g < 5;
+
+-- The paper's figures on a generated cluster, against hand-written SQL.
+SELECT acmetrace.load_generated('g', 'seren', 20000, 3);
+SELECT count(*) AS rows, count(DISTINCT type) AS types,
+       bool_and(d.percent = (SELECT (count(*) FILTER (WHERE j.duration <= d.x))::float8 / count(*) * 100
+                               FROM acmetrace.jobs j
+                              WHERE j.cluster = 'g' AND j.gpu_num > 0 AND j.duration IS NOT NULL
+                                AND (d.type IS NULL OR j.type = d.type))) AS same
+  FROM acmetrace.duration_cdf('g') d;
+SELECT count(*) AS rows,
+       bool_and(q.percent = (SELECT (count(*) FILTER (WHERE j.queue <= q.x))::float8 / count(*) * 100
+                               FROM acmetrace.jobs j
+                              WHERE j.cluster = 'g' AND j.gpu_num > 0 AND j.queue IS NOT NULL
+                                AND (q.type IS NULL OR j.type = q.type))) AS same
+  FROM acmetrace.queue_cdf('g') q;
+SELECT count(*) AS rows,
+       bool_and(c.job_percent = (SELECT (count(*) FILTER (WHERE j.gpu_num <= c.x))::float8 / count(*) * 100
+                                   FROM acmetrace.jobs j WHERE j.cluster = 'g' AND j.gpu_num > 0)) AS same_jobs,
+       bool_and(c.gpu_time_percent = (SELECT sum(j.gpu_num * j.duration::float8) FILTER (WHERE j.gpu_num <= c.x)
+                                             / sum(j.gpu_num * j.duration::float8) * 100
+                                        FROM acmetrace.jobs j
+                                       WHERE j.cluster = 'g' AND j.gpu_num > 0 AND j.duration IS NOT NULL)) AS same_gpu_time
+  FROM acmetrace.gpu_num_cdf('g') c WHERE c.x IN (0, 1, 2, 4, 8, 16, 64, 256, 1024);
+SELECT * FROM acmetrace.gpu_num_cdf('g') WHERE x IN (1, 8, 1024);
+
+-- Utilization: a generated file through the normal load path.
+SET acmetrace.metric = 'GPU_UTIL';
+SET acmetrace.cluster = 'g';
+INSERT INTO acmetrace.utilization_lines SELECT * FROM acmetrace.generate_util(40, 500, 9, '2023-07-01 00:00+00', 15, 0.02);
+RESET acmetrace.metric;
+RESET acmetrace.cluster;
+SELECT count(*) AS samples, count(DISTINCT series) AS series FROM acmetrace.utilization WHERE metric = 'GPU_UTIL';
+SELECT bool_and(h.series = (SELECT count(*) FROM (SELECT avg(value) AS m FROM acmetrace.utilization
+                                                    WHERE metric = 'GPU_UTIL' GROUP BY series) a
+                             WHERE CASE WHEN a.m = 100 THEN 10 ELSE width_bucket(a.m, 0, 100, 10) END = h.bin)) AS same,
+       sum(h.series) AS series, max(h.cumulative_percent) AS cumulative
+  FROM acmetrace.util_histogram('GPU_UTIL', 'g') h;
+SELECT count(*) AS thresholds,
+       bool_and(c.percent = (SELECT (count(*) FILTER (WHERE value <= c.x))::float8 / count(*) * 100
+                               FROM acmetrace.utilization WHERE metric = 'GPU_UTIL')) AS same
+  FROM acmetrace.util_cdf('GPU_UTIL', 'g') c;
+SELECT p.cluster, p.samples,
+       p.percent_at_most_1 = (SELECT (count(*) FILTER (WHERE value <= 1))::float8 / count(*) * 100
+                                FROM acmetrace.utilization WHERE metric = 'GPU_UTIL') AS same_low,
+       p.percent_at_least_99 = (SELECT (count(*) FILTER (WHERE value >= 99))::float8 / count(*) * 100
+                                  FROM acmetrace.utilization WHERE metric = 'GPU_UTIL') AS same_high,
+       round(p.percent_at_most_1::numeric, 1) AS at_most_1, round(p.percent_at_least_99::numeric, 1) AS at_least_99
+  FROM acmetrace.util_polarization('GPU_UTIL') p;
+
+DROP TABLE bin_vals;
+DROP EXTENSION acmetrace;

@@ -1,0 +1,452 @@
+/*
+ * hist.c: bins, thresholds and their serialized form (see hist.h).
+ */
+#include "hist.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+const char *
+at_hist_check_equal(double lo, double hi, int64_t nbins)
+{
+	if (!isfinite(lo) || !isfinite(hi))
+		return "lo and hi must be finite";
+	if (!(lo < hi))
+		return "lo must be less than hi";
+	if (nbins < 1 || nbins > AT_HIST_MAX_SLOTS - 2)
+		return "nbins must be between 1 and 1000000";
+	return NULL;
+}
+
+const char *
+at_hist_check_edges(const double *e, int64_t n)
+{
+	if (n < 2 || n > AT_HIST_MAX_SLOTS - 1)
+		return "need between 2 and 1000001 edges";
+	for (int64_t i = 0; i < n; i++)
+	{
+		if (!isfinite(e[i]))
+			return "edges must be finite";
+		if (i > 0 && !(e[i - 1] < e[i]))
+			return "edges must be strictly increasing";
+	}
+	return NULL;
+}
+
+const char *
+at_hist_check_thresholds(const double *t, int64_t n)
+{
+	if (n < 1 || n > AT_HIST_MAX_THRESHOLDS)
+		return "need between 1 and 1000000 thresholds";
+	for (int64_t i = 0; i < n; i++)
+		if (isnan(t[i]))
+			return "thresholds must not be NaN";
+	return NULL;
+}
+
+int32_t
+at_hist_equal_slot(double v, double lo, double hi, int32_t nbins)
+{
+	double		q;
+	int32_t		r;
+
+	if (v < lo)
+		return 0;
+	if (v > hi)
+		return nbins + 1;
+	if (v == hi)
+		return nbins;			/* the last bin is closed on the right */
+	/* width_bucket's arithmetic (PostgreSQL 15, float.c) */
+	if (!isinf(hi - lo))
+		q = (v - lo) / (hi - lo);
+	else
+		q = (v / 2 - lo / 2) / (hi / 2 - lo / 2);
+	r = (int32_t) (nbins * q);
+	if (r >= nbins)
+		r = nbins - 1;
+	return r + 1;
+}
+
+int32_t
+at_hist_edges_slot(double v, const double *e, int32_t n)
+{
+	int32_t		a = 1,
+				b = n - 1;
+
+	if (v < e[0])
+		return 0;
+	if (v > e[n - 1])
+		return n;
+	if (v == e[n - 1])
+		return n - 1;
+	/* edges <= v, which is at least 1 and at most n - 1 here */
+	while (a < b)
+	{
+		int32_t		m = a + (b - a) / 2;
+
+		if (e[m] <= v)
+			a = m + 1;
+		else
+			b = m;
+	}
+	return a;
+}
+
+int32_t
+at_hist_cdf_slot(double v, const double *t, int32_t n)
+{
+	int32_t		a = 0,
+				b = n;
+
+	while (a < b)				/* thresholds below v */
+	{
+		int32_t		m = a + (b - a) / 2;
+
+		if (t[m] < v)
+			a = m + 1;
+		else
+			b = m;
+	}
+	return a;
+}
+
+static int
+cmp_double(const void *a, const void *b)
+{
+	double		x = *(const double *) a,
+				y = *(const double *) b;
+
+	return (x > y) - (x < y);
+}
+
+/* Sorted distinct copy of t[0..n) into out; returns how many. */
+static int32_t
+sorted_distinct(const double *t, int32_t n, double *out)
+{
+	int32_t		m = 0;
+
+	memcpy(out, t, (size_t) n * sizeof(double));
+	qsort(out, (size_t) n, sizeof(double), cmp_double);
+	for (int32_t i = 0; i < n; i++)
+		if (m == 0 || out[m - 1] != out[i])
+			out[m++] = out[i] == 0 ? 0.0 : out[i];	/* -0 and 0 are one threshold */
+	return m;
+}
+
+int
+at_hist_init(at_hist *h, at_hist_kind kind, double lo, double hi, int32_t nbins,
+			 const double *vals, int32_t nvals, at_hist_mem_fn mem, void *ctx)
+{
+	memset(h, 0, sizeof(*h));
+	h->kind = kind;
+	switch (kind)
+	{
+		case AT_HIST_EQUAL:
+			h->lo = lo;
+			h->hi = hi;
+			h->nbins = nbins;
+			h->nslots = nbins + 2;
+			break;
+		case AT_HIST_EDGES:
+			h->params = mem(ctx, NULL, (size_t) nvals * sizeof(double));
+			if (!h->params)
+				return -1;
+			memcpy(h->params, vals, (size_t) nvals * sizeof(double));
+			h->nparams = nvals;
+			h->nslots = nvals + 1;
+			break;
+		case AT_HIST_CDF:
+		case AT_HIST_WCDF:
+			h->params = mem(ctx, NULL, (size_t) nvals * sizeof(double));
+			h->in = mem(ctx, NULL, (size_t) nvals * sizeof(double));
+			if (!h->params || !h->in)
+				return -1;
+			memcpy(h->in, vals, (size_t) nvals * sizeof(double));
+			h->nin = nvals;
+			h->nparams = sorted_distinct(vals, nvals, h->params);
+			h->nslots = h->nparams + 1;
+			break;
+	}
+	h->counts = mem(ctx, NULL, (size_t) h->nslots * sizeof(int64_t));
+	if (!h->counts)
+		return -1;
+	if (kind == AT_HIST_WCDF)
+	{
+		h->weights = mem(ctx, NULL, (size_t) h->nslots * sizeof(double));
+		if (!h->weights)
+			return -1;
+	}
+	return 0;
+}
+
+void
+at_hist_free(at_hist *h, at_hist_mem_fn mem, void *ctx)
+{
+	if (h->params)
+		mem(ctx, h->params, 0);
+	if (h->in)
+		mem(ctx, h->in, 0);
+	if (h->counts)
+		mem(ctx, h->counts, 0);
+	if (h->weights)
+		mem(ctx, h->weights, 0);
+	h->params = h->in = h->weights = NULL;
+	h->counts = NULL;
+}
+
+int
+at_hist_same_shape(const at_hist *a, const at_hist *b)
+{
+	if (a->kind != b->kind || a->nslots != b->nslots || a->nparams != b->nparams || a->nin != b->nin)
+		return 0;
+	if (a->kind == AT_HIST_EQUAL)
+		return a->lo == b->lo && a->hi == b->hi && a->nbins == b->nbins;
+	if (memcmp(a->params, b->params, (size_t) a->nparams * sizeof(double)) != 0)
+		return 0;
+	return a->nin == 0 || memcmp(a->in, b->in, (size_t) a->nin * sizeof(double)) == 0;
+}
+
+int
+at_hist_merge(at_hist *dst, const at_hist *src)
+{
+	if (dst->n > INT64_MAX - src->n)
+		return -1;
+	for (int32_t s = 0; s < dst->nslots; s++)
+		dst->counts[s] += src->counts[s];	/* each <= its n: no overflow */
+	dst->n += src->n;
+	if (dst->kind == AT_HIST_WCDF)
+	{
+		for (int32_t s = 0; s < dst->nslots; s++)
+			dst->weights[s] += src->weights[s];
+		dst->wtotal += src->wtotal;
+	}
+	return 0;
+}
+
+void
+at_hist_cdf(const at_hist *h, double *out, double *scratch)
+{
+	int64_t		c = 0;
+	double		w = 0;
+
+	/* cumulative count (or weight) through each distinct threshold */
+	for (int32_t j = 0; j < h->nparams; j++)
+	{
+		if (h->kind == AT_HIST_WCDF)
+			scratch[j] = (w += h->weights[j]);
+		else
+			scratch[j] = (double) (c += h->counts[j]);
+	}
+	for (int32_t i = 0; i < h->nin; i++)
+	{
+		int32_t		j = at_hist_cdf_slot(h->in[i], h->params, h->nparams);	/* params[j] == in[i] */
+
+		/* the notebook's len(v <= x) / len(v) * 100, in that order */
+		out[i] = scratch[j] / (h->kind == AT_HIST_WCDF ? h->wtotal : (double) h->n) * 100;
+	}
+}
+
+/* ---- serialized form: big-endian header, then 8-byte fields ---- */
+
+static void
+put64(unsigned char *p, uint64_t v)
+{
+	for (int k = 7; k >= 0; k--, v >>= 8)
+		p[k] = (unsigned char) v;
+}
+
+static uint64_t
+get64(const unsigned char *p)
+{
+	uint64_t	v = 0;
+
+	for (int k = 0; k < 8; k++)
+		v = (v << 8) | p[k];
+	return v;
+}
+
+static void
+put32(unsigned char *p, uint32_t v)
+{
+	p[0] = (unsigned char) (v >> 24);
+	p[1] = (unsigned char) (v >> 16);
+	p[2] = (unsigned char) (v >> 8);
+	p[3] = (unsigned char) v;
+}
+
+static uint32_t
+get32(const unsigned char *p)
+{
+	return ((uint32_t) p[0] << 24) | ((uint32_t) p[1] << 16) | ((uint32_t) p[2] << 8) | p[3];
+}
+
+static void
+putd(unsigned char *p, double d)
+{
+	uint64_t	v;
+
+	memcpy(&v, &d, 8);
+	put64(p, v);
+}
+
+static double
+getd(const unsigned char *p)
+{
+	uint64_t	v = get64(p);
+	double		d;
+
+	memcpy(&d, &v, 8);
+	return d;
+}
+
+size_t
+at_hist_encoded_size(const at_hist *h)
+{
+	size_t		nparams = h->kind == AT_HIST_EQUAL ? 2 : (size_t) h->nparams;
+
+	return AT_HIST_HEADER + 8 * (nparams + (size_t) h->nin + (size_t) h->nslots) +
+		(h->kind == AT_HIST_WCDF ? 8 * (size_t) h->nslots : 0);
+}
+
+void
+at_hist_encode(const at_hist *h, unsigned char *buf)
+{
+	unsigned char *p = buf + AT_HIST_HEADER;
+
+	buf[0] = AT_HIST_VERSION;
+	buf[1] = (unsigned char) h->kind;
+	buf[2] = buf[3] = 0;
+	put32(buf + 4, (uint32_t) h->nslots);
+	put32(buf + 8, (uint32_t) (h->kind == AT_HIST_EQUAL ? 2 : h->nparams));
+	put32(buf + 12, (uint32_t) h->nin);
+	put64(buf + 16, (uint64_t) h->n);
+	putd(buf + 24, h->wtotal);
+	if (h->kind == AT_HIST_EQUAL)
+	{
+		putd(p, h->lo);
+		putd(p + 8, h->hi);
+		p += 16;
+	}
+	else
+		for (int32_t i = 0; i < h->nparams; i++, p += 8)
+			putd(p, h->params[i]);
+	for (int32_t i = 0; i < h->nin; i++, p += 8)
+		putd(p, h->in[i]);
+	for (int32_t s = 0; s < h->nslots; s++, p += 8)
+		put64(p, (uint64_t) h->counts[s]);
+	if (h->kind == AT_HIST_WCDF)
+		for (int32_t s = 0; s < h->nslots; s++, p += 8)
+			putd(p, h->weights[s]);
+}
+
+const char *
+at_hist_decode(at_hist *h, const unsigned char *buf, size_t len, at_hist_mem_fn mem, void *ctx)
+{
+	uint32_t	nslots,
+				nparams,
+				nin;
+	int			kind;
+	size_t		need;
+	const unsigned char *p;
+	double	   *vals = NULL;
+	const char *msg = NULL;
+	int64_t		total = 0;
+
+	memset(h, 0, sizeof(*h));
+	if (len < AT_HIST_HEADER)
+		return "value is shorter than the header";
+	if (buf[0] != AT_HIST_VERSION)
+		return "unsupported version";
+	kind = buf[1];
+	if (kind < AT_HIST_EQUAL || kind > AT_HIST_WCDF)
+		return "unknown kind";
+	if (buf[2] != 0 || buf[3] != 0)
+		return "reserved bytes are not zero";
+	nslots = get32(buf + 4);
+	nparams = get32(buf + 8);
+	nin = get32(buf + 12);
+	if (nslots < 2 || nslots > AT_HIST_MAX_SLOTS || nparams > AT_HIST_MAX_SLOTS ||
+		nin > AT_HIST_MAX_THRESHOLDS)
+		return "sizes out of range";
+	need = AT_HIST_HEADER + 8 * ((size_t) nparams + nin + nslots) + (kind == AT_HIST_WCDF ? 8 * (size_t) nslots : 0);
+	if (len != need)
+		return "length does not match the header's sizes";
+	p = buf + AT_HIST_HEADER;
+
+	/* the parameters, checked as the SQL arguments are */
+	vals = mem(ctx, NULL, (size_t) (nparams + nin + 1) * sizeof(double));
+	if (!vals)
+		return "out of memory";
+	for (uint32_t i = 0; i < nparams + nin; i++, p += 8)
+		vals[i] = getd(p);
+	switch (kind)
+	{
+		case AT_HIST_EQUAL:
+			if (nparams != 2 || nin != 0)
+				msg = "equal-width bins have two parameters";
+			else if ((msg = at_hist_check_equal(vals[0], vals[1], (int64_t) nslots - 2)) == NULL &&
+					 at_hist_init(h, AT_HIST_EQUAL, vals[0], vals[1], (int32_t) nslots - 2, NULL, 0, mem, ctx) != 0)
+				msg = "out of memory";
+			break;
+		case AT_HIST_EDGES:
+			if (nin != 0 || nslots != nparams + 1)
+				msg = "edges and slots do not match";
+			else if ((msg = at_hist_check_edges(vals, nparams)) == NULL &&
+					 at_hist_init(h, AT_HIST_EDGES, 0, 0, 0, vals, (int32_t) nparams, mem, ctx) != 0)
+				msg = "out of memory";
+			break;
+		default:
+			if ((msg = at_hist_check_thresholds(vals + nparams, nin)) == NULL)
+			{
+				if (at_hist_init(h, (at_hist_kind) kind, 0, 0, 0, vals + nparams, (int32_t) nin, mem, ctx) != 0)
+					msg = "out of memory";
+				else if ((uint32_t) h->nparams != nparams || (uint32_t) h->nslots != nslots ||
+						 memcmp(h->params, vals, (size_t) nparams * sizeof(double)) != 0)
+					msg = "the sorted thresholds do not match the given ones";
+			}
+			break;
+	}
+	mem(ctx, vals, 0);
+	if (msg == NULL)
+	{
+		h->n = (int64_t) get64(buf + 16);
+		h->wtotal = getd(buf + 24);
+		for (uint32_t s = 0; s < nslots; s++, p += 8)
+		{
+			h->counts[s] = (int64_t) get64(p);
+			if (h->counts[s] < 0 || total > INT64_MAX - h->counts[s])
+				msg = "a count is negative or the counts overflow";
+			else
+				total += h->counts[s];
+		}
+		if (msg == NULL && (h->n < 0 || total != h->n))
+			msg = "the counts do not add up to n";
+		if (msg == NULL && kind == AT_HIST_WCDF)
+		{
+			for (uint32_t s = 0; s < nslots; s++, p += 8)
+			{
+				h->weights[s] = getd(p);
+				if (!isfinite(h->weights[s]) || h->weights[s] < 0 || signbit(h->weights[s]))
+					msg = "weights must be finite and not negative";
+			}
+			if (!isfinite(h->wtotal) || h->wtotal < 0 || signbit(h->wtotal))
+				msg = "the total weight must be finite and not negative";
+			else
+			{
+				/* summed in another order, so allow for rounding */
+				double		ws = 0;
+
+				for (uint32_t s = 0; s < nslots; s++)
+					ws += h->weights[s];
+				if (fabs(ws - h->wtotal) > 1e-9 * h->wtotal)
+					msg = "the weights do not add up to the total weight";
+			}
+		}
+		else if (msg == NULL && h->wtotal != 0)
+			msg = "an unweighted state has a total weight";
+	}
+	if (msg != NULL)
+		at_hist_free(h, mem, ctx);
+	return msg;
+}

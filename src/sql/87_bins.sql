@@ -1,0 +1,229 @@
+-- Bins and CDFs: four parallel aggregates, a companion that turns bin
+-- counts into rows, and the paper's figures on top of them.
+
+CREATE FUNCTION acmetrace._bins_trans(internal, double precision, double precision, double precision, integer)
+RETURNS internal AS 'MODULE_PATHNAME', 'acmetrace_bins_trans' LANGUAGE C IMMUTABLE PARALLEL SAFE;
+CREATE FUNCTION acmetrace._bins_at_trans(internal, double precision, double precision[])
+RETURNS internal AS 'MODULE_PATHNAME', 'acmetrace_bins_at_trans' LANGUAGE C IMMUTABLE PARALLEL SAFE;
+CREATE FUNCTION acmetrace._cdf_trans(internal, double precision, double precision[])
+RETURNS internal AS 'MODULE_PATHNAME', 'acmetrace_cdf_trans' LANGUAGE C IMMUTABLE PARALLEL SAFE;
+CREATE FUNCTION acmetrace._wcdf_trans(internal, double precision, double precision, double precision[])
+RETURNS internal AS 'MODULE_PATHNAME', 'acmetrace_wcdf_trans' LANGUAGE C IMMUTABLE PARALLEL SAFE;
+CREATE FUNCTION acmetrace._hist_combine(internal, internal)
+RETURNS internal AS 'MODULE_PATHNAME', 'acmetrace_hist_combine' LANGUAGE C IMMUTABLE PARALLEL SAFE;
+CREATE FUNCTION acmetrace._hist_serialize(internal)
+RETURNS bytea AS 'MODULE_PATHNAME', 'acmetrace_hist_serialize' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+CREATE FUNCTION acmetrace._hist_deserialize(bytea, internal)
+RETURNS internal AS 'MODULE_PATHNAME', 'acmetrace_hist_deserialize' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+CREATE FUNCTION acmetrace._bins_final(internal)
+RETURNS bigint[] AS 'MODULE_PATHNAME', 'acmetrace_bins_final' LANGUAGE C IMMUTABLE PARALLEL SAFE;
+CREATE FUNCTION acmetrace._cdf_final(internal)
+RETURNS double precision[] AS 'MODULE_PATHNAME', 'acmetrace_cdf_final' LANGUAGE C IMMUTABLE PARALLEL SAFE;
+
+CREATE AGGREGATE acmetrace.bins(value double precision, lo double precision, hi double precision, nbins integer) (
+    SFUNC = acmetrace._bins_trans, STYPE = internal, FINALFUNC = acmetrace._bins_final,
+    COMBINEFUNC = acmetrace._hist_combine, SERIALFUNC = acmetrace._hist_serialize,
+    DESERIALFUNC = acmetrace._hist_deserialize, PARALLEL = SAFE
+);
+COMMENT ON AGGREGATE acmetrace.bins(double precision, double precision, double precision, integer) IS
+  'Counts in nbins equal-width bins over [lo, hi], as bigint[] indexed 0..nbins+1: [0] below lo, [i] bin i (closed on the left, bin nbins also on the right), [nbins+1] above hi. Inside [lo, hi) the bin is width_bucket''s. NULL and NaN values are not counted; no rows give NULL.';
+
+CREATE AGGREGATE acmetrace.bins_at(value double precision, edges double precision[]) (
+    SFUNC = acmetrace._bins_at_trans, STYPE = internal, FINALFUNC = acmetrace._bins_final,
+    COMBINEFUNC = acmetrace._hist_combine, SERIALFUNC = acmetrace._hist_serialize,
+    DESERIALFUNC = acmetrace._hist_deserialize, PARALLEL = SAFE
+);
+COMMENT ON AGGREGATE acmetrace.bins_at(double precision, double precision[]) IS
+  'Counts between k+1 increasing edges, as bigint[] indexed 0..k+1: [0] below the first edge, [i] for [edge i, edge i+1) (the last bin closed), [k+1] above the last edge. NULL and NaN values are not counted; no rows give NULL.';
+
+CREATE AGGREGATE acmetrace.cdf_at(value double precision, thresholds double precision[]) (
+    SFUNC = acmetrace._cdf_trans, STYPE = internal, FINALFUNC = acmetrace._cdf_final,
+    COMBINEFUNC = acmetrace._hist_combine, SERIALFUNC = acmetrace._hist_serialize,
+    DESERIALFUNC = acmetrace._hist_deserialize, PARALLEL = SAFE
+);
+COMMENT ON AGGREGATE acmetrace.cdf_at(double precision, double precision[]) IS
+  'Percent of the non-NULL, non-NaN values <= each threshold, in the thresholds'' order (the AcmeTrace notebook''s len(v[v <= x]) / len(v) * 100). No values give NULL.';
+
+CREATE AGGREGATE acmetrace.weighted_cdf_at(value double precision, weight double precision, thresholds double precision[]) (
+    SFUNC = acmetrace._wcdf_trans, STYPE = internal, FINALFUNC = acmetrace._cdf_final,
+    COMBINEFUNC = acmetrace._hist_combine, SERIALFUNC = acmetrace._hist_serialize,
+    DESERIALFUNC = acmetrace._hist_deserialize, PARALLEL = SAFE
+);
+COMMENT ON AGGREGATE acmetrace.weighted_cdf_at(double precision, double precision, double precision[]) IS
+  'Percent of the total weight carried by rows with value <= each threshold (rows with a NULL or NaN value or weight are left out; negative or infinite weights are errors). Zero total weight gives NULL.';
+
+-- Threshold helpers for the paper's axes.
+CREATE FUNCTION acmetrace.powers_of_two(from_exp integer, to_exp integer)
+RETURNS double precision[]
+LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE
+RETURN ARRAY(SELECT 2.0::float8 ^ i FROM generate_series(from_exp, to_exp) i);
+COMMENT ON FUNCTION acmetrace.powers_of_two(integer, integer) IS
+  'ARRAY[2^from_exp, ..., 2^to_exp]: the paper''s duration axis is powers_of_two(0, 21).';
+
+CREATE FUNCTION acmetrace.steps(from_value double precision, to_value double precision, step double precision)
+RETURNS double precision[]
+LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE
+RETURN ARRAY(SELECT from_value + i * step FROM generate_series(0, floor((to_value - from_value) / step)::int) i);
+COMMENT ON FUNCTION acmetrace.steps(double precision, double precision, double precision) IS
+  'ARRAY[from_value, from_value + step, ..., <= to_value]: the GPU-count axis is steps(0, 1024, 1).';
+
+-- Bin counts as rows, for BI tools.
+CREATE FUNCTION acmetrace.bin_rows(counts bigint[], lo double precision, hi double precision)
+RETURNS TABLE (bin integer, bin_lo double precision, bin_hi double precision, count bigint,
+               percent double precision, cumulative_percent double precision)
+LANGUAGE plpgsql IMMUTABLE STRICT PARALLEL SAFE
+AS $$
+DECLARE
+    n integer := array_upper(counts, 1) - 1;
+BEGIN
+    IF array_ndims(counts) <> 1 OR array_lower(counts, 1) <> 0 OR n < 1 THEN
+        RAISE EXCEPTION 'bin_rows expects the array acmetrace.bins returns (indexed from 0, at least 3 cells)'
+            USING ERRCODE = 'invalid_parameter_value', HINT = 'Pass acmetrace.bins(value, lo, hi, nbins) with the same lo and hi.';
+    END IF;
+    RETURN QUERY
+    SELECT i, CASE WHEN i = 0 THEN '-Infinity'::float8 ELSE lo + (hi - lo) * (i - 1) / n END,
+              CASE WHEN i = n + 1 THEN 'Infinity'::float8 WHEN i = n THEN hi ELSE lo + (hi - lo) * i / n END,
+           counts[i],
+           counts[i]::float8 / sum(counts[i]) OVER () * 100,
+           sum(counts[i]) OVER (ORDER BY i)::float8 / sum(counts[i]) OVER () * 100
+      FROM generate_series(0, n + 1) i
+     ORDER BY i;
+END
+$$;
+COMMENT ON FUNCTION acmetrace.bin_rows(bigint[], double precision, double precision) IS
+  'The result of acmetrace.bins as rows (bin 0 below lo and nbins+1 above hi included): nominal edges, count, percent of all counted values and cumulative percent.';
+
+CREATE FUNCTION acmetrace.bin_rows(counts bigint[], edges double precision[])
+RETURNS TABLE (bin integer, bin_lo double precision, bin_hi double precision, count bigint,
+               percent double precision, cumulative_percent double precision)
+LANGUAGE plpgsql IMMUTABLE STRICT PARALLEL SAFE
+AS $$
+DECLARE
+    k integer := cardinality(edges) - 1;
+BEGIN
+    IF array_ndims(counts) <> 1 OR array_lower(counts, 1) <> 0 OR array_upper(counts, 1) <> k + 1 THEN
+        RAISE EXCEPTION 'bin_rows expects the array acmetrace.bins_at returns for these % edges', k + 1
+            USING ERRCODE = 'invalid_parameter_value', HINT = 'Pass acmetrace.bins_at(value, edges) with the same edges.';
+    END IF;
+    RETURN QUERY
+    SELECT i, CASE WHEN i = 0 THEN '-Infinity'::float8 ELSE edges[i] END,
+              CASE WHEN i = k + 1 THEN 'Infinity'::float8 ELSE edges[i + 1] END,
+           counts[i],
+           counts[i]::float8 / sum(counts[i]) OVER () * 100,
+           sum(counts[i]) OVER (ORDER BY i)::float8 / sum(counts[i]) OVER () * 100
+      FROM generate_series(0, k + 1) i
+     ORDER BY i;
+END
+$$;
+COMMENT ON FUNCTION acmetrace.bin_rows(bigint[], double precision[]) IS
+  'The result of acmetrace.bins_at as rows: bin i spans [edges[i], edges[i+1]) (bin 0 below the first edge, the last bin above the last edge).';
+
+-- The paper's figures.
+CREATE FUNCTION acmetrace._job_cdf(in_cluster text, col text, thresholds double precision[])
+RETURNS TABLE (cluster text, type text, x double precision, percent double precision)
+LANGUAGE plpgsql STABLE PARALLEL SAFE
+AS $$
+BEGIN
+    RETURN QUERY EXECUTE format($q$
+    SELECT g.cluster, g.type, u.x, u.percent
+      FROM (SELECT j.cluster, CASE WHEN grouping(j.type) = 0 THEN j.type END AS type,
+                   acmetrace.cdf_at(j.%I::float8, $2) AS cdf
+              FROM acmetrace.jobs j
+             WHERE j.gpu_num > 0 AND ($1 IS NULL OR j.cluster = $1)
+             GROUP BY GROUPING SETS ((j.cluster), (j.cluster, j.type))
+            HAVING grouping(j.type) = 1 OR j.type IS NOT NULL) g,
+           unnest($2, g.cdf) u(x, percent)
+     WHERE g.cdf IS NOT NULL
+     ORDER BY g.cluster, g.type NULLS FIRST, u.x $q$, col)
+    USING in_cluster, thresholds;
+END
+$$;
+
+COMMENT ON FUNCTION acmetrace._job_cdf(text, text, double precision[]) IS
+  'Shared body of duration_cdf and queue_cdf.';
+
+CREATE FUNCTION acmetrace.duration_cdf(cluster text DEFAULT NULL,
+                                       thresholds double precision[] DEFAULT acmetrace.powers_of_two(0, 21))
+RETURNS TABLE (cluster text, type text, x double precision, percent double precision)
+LANGUAGE sql STABLE PARALLEL SAFE
+AS $$ SELECT * FROM acmetrace._job_cdf(cluster, 'duration', thresholds) $$;
+COMMENT ON FUNCTION acmetrace.duration_cdf(text, double precision[]) IS
+  'CDF (percent) of the published duration of GPU jobs at each threshold (default 1, 2, 4, ... 2^21 s), per cluster (type NULL) and per job type; NULL cluster = every cluster.';
+
+CREATE FUNCTION acmetrace.queue_cdf(cluster text DEFAULT NULL,
+                                    thresholds double precision[] DEFAULT acmetrace.powers_of_two(0, 21))
+RETURNS TABLE (cluster text, type text, x double precision, percent double precision)
+LANGUAGE sql STABLE PARALLEL SAFE
+AS $$ SELECT * FROM acmetrace._job_cdf(cluster, 'queue', thresholds) $$;
+COMMENT ON FUNCTION acmetrace.queue_cdf(text, double precision[]) IS
+  'CDF (percent) of the published queueing delay of GPU jobs at each threshold, per cluster (type NULL) and per job type.';
+
+CREATE FUNCTION acmetrace.gpu_num_cdf(cluster text DEFAULT NULL,
+                                      thresholds double precision[] DEFAULT acmetrace.steps(0, 1024, 1))
+RETURNS TABLE (cluster text, x double precision, job_percent double precision, gpu_time_percent double precision)
+LANGUAGE sql STABLE PARALLEL SAFE
+AS $$
+SELECT g.cluster, u.x, u.jobs, u.gpu_time
+  FROM (SELECT j.cluster,
+               acmetrace.cdf_at(j.gpu_num, thresholds) AS jobs,
+               acmetrace.weighted_cdf_at(j.gpu_num, j.gpu_num * j.duration::float8, thresholds) AS gpu_time
+          FROM acmetrace.jobs j
+         WHERE j.gpu_num > 0 AND (gpu_num_cdf.cluster IS NULL OR j.cluster = gpu_num_cdf.cluster)
+         GROUP BY j.cluster) g,
+       unnest(thresholds, g.jobs, g.gpu_time) u(x, jobs, gpu_time)
+ ORDER BY g.cluster, u.x
+$$;
+COMMENT ON FUNCTION acmetrace.gpu_num_cdf(text, double precision[]) IS
+  'CDF of GPU count over GPU jobs, by job count and weighted by GPU time (gpu_num x published duration, as the notebook), at each threshold (default 0..1024).';
+
+CREATE FUNCTION acmetrace.util_cdf(metric text, cluster text DEFAULT NULL,
+                                   thresholds double precision[] DEFAULT acmetrace.steps(0, 100, 1))
+RETURNS TABLE (cluster text, x double precision, percent double precision)
+LANGUAGE sql STABLE PARALLEL SAFE
+AS $$
+SELECT g.cluster, u.x, u.percent
+  FROM (SELECT t.cluster, acmetrace.cdf_at(t.value, thresholds) AS cdf
+          FROM acmetrace.utilization t
+         WHERE t.metric = util_cdf.metric AND (util_cdf.cluster IS NULL OR t.cluster = util_cdf.cluster)
+         GROUP BY t.cluster) g,
+       unnest(thresholds, g.cdf) u(x, percent)
+ ORDER BY g.cluster, u.x
+$$;
+COMMENT ON FUNCTION acmetrace.util_cdf(text, text, double precision[]) IS
+  'CDF (percent) of a utilization metric over all its samples, per cluster, at each threshold (default 0..100).';
+
+CREATE FUNCTION acmetrace.util_histogram(metric text, cluster text DEFAULT NULL, nbins integer DEFAULT 10)
+RETURNS TABLE (cluster text, bin integer, bin_lo double precision, bin_hi double precision, series bigint,
+               percent double precision, cumulative_percent double precision)
+LANGUAGE sql STABLE PARALLEL SAFE
+AS $$
+SELECT h.cluster, r.bin, r.bin_lo, r.bin_hi, r.count, r.percent, r.cumulative_percent
+  FROM (SELECT a.cluster, acmetrace.bins(a.mean, 0, 100, nbins) AS counts
+          FROM (SELECT t.cluster, avg(t.value) AS mean
+                  FROM acmetrace.utilization t
+                 WHERE t.metric = util_histogram.metric
+                   AND (util_histogram.cluster IS NULL OR t.cluster = util_histogram.cluster)
+                 GROUP BY t.cluster, t.series) a
+         GROUP BY a.cluster) h,
+       acmetrace.bin_rows(h.counts, 0, 100) r
+ ORDER BY h.cluster, r.bin
+$$;
+COMMENT ON FUNCTION acmetrace.util_histogram(text, text, integer) IS
+  'Histogram of the per-series (per-GPU or per-server) average of a utilization metric in nbins equal bins over 0..100, per cluster: the Spark study''s 10% bins. Bins 0 and nbins+1 count averages below 0 and above 100.';
+
+CREATE FUNCTION acmetrace.util_polarization(metric text, cluster text DEFAULT NULL)
+RETURNS TABLE (cluster text, samples bigint, percent_at_most_1 double precision, percent_at_least_99 double precision)
+LANGUAGE sql STABLE PARALLEL SAFE
+AS $$
+SELECT t.cluster, count(*),
+       count(*) FILTER (WHERE t.value <= 1)::float8 / count(*) * 100,
+       count(*) FILTER (WHERE t.value >= 99)::float8 / count(*) * 100
+  FROM acmetrace.utilization t
+ WHERE t.metric = util_polarization.metric
+   AND (util_polarization.cluster IS NULL OR t.cluster = util_polarization.cluster)
+   AND NOT t.value = 'NaN'
+ GROUP BY t.cluster
+ ORDER BY t.cluster
+$$;
+COMMENT ON FUNCTION acmetrace.util_polarization(text, text) IS
+  'How polarized a utilization metric is, per cluster: the percent of samples at or below 1 and at or above 99.';
