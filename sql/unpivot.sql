@@ -48,7 +48,7 @@ SET acmetrace.metric = 'gpu_util';
 \copy acmetrace.utilization_lines FROM 'philly_cluster_gpu_util_sample.csv' (FORMAT csv, DELIMITER E'\x1f', QUOTE E'\x1e')
 SELECT metric, cluster, count(*), count(DISTINCT series) AS series, min(ts), round(avg(value)::numeric, 3) AS avg
   FROM acmetrace.utilization GROUP BY 1, 2 ORDER BY 1;
-SELECT * FROM acmetrace.utilization WHERE cluster = 'philly' ORDER BY series;
+SELECT metric, cluster, ts, series, value FROM acmetrace.utilization WHERE cluster = 'philly' ORDER BY series;
 SELECT value FROM acmetrace.utilization WHERE series IN ('10.140.1.10', '10.140.0.171') ORDER BY series DESC;
 SELECT count(*) AS staged FROM acmetrace.utilization_lines;
 

@@ -11,12 +11,14 @@ LANGUAGE C STRICT STABLE PARALLEL SAFE ROWS 1000;
 COMMENT ON FUNCTION acmetrace.unpivot(text, text) IS
   'One line of a wide utilization CSV as (ts, series, value) rows, one per non-empty value cell; header is the file''s first line.';
 
+-- value and ts first: aggregates over millions of samples then read them at
+-- fixed offsets, without walking the text columns.
 CREATE TABLE acmetrace.utilization (
+    value   double precision NOT NULL,
+    ts      timestamptz NOT NULL,
     metric  text NOT NULL,
     cluster text NOT NULL,
-    ts      timestamptz NOT NULL,
-    series  text NOT NULL,
-    value   double precision NOT NULL
+    series  text NOT NULL
 );
 COMMENT ON TABLE acmetrace.utilization IS
   'Utilization samples as long rows: one per metric, cluster, time and series (server, GPU, or Philly machine/GPU). Empty, NA and NaN cells have no row.';

@@ -1,0 +1,2 @@
+-- The same rows, only counted.
+SELECT count(*) FROM acmetrace.utilization
