@@ -177,7 +177,7 @@ add_row(QScan *q, Datum *v, bool *isnull)
 	}
 	if (g - q->groups < 255)
 		q->recent[h] = (uint8) (g - q->groups + 1);
-	e = at_sk_add(&g->sk, w);
+	e = at_sk_add_fast(&g->sk, w);
 	if (unlikely(e != AT_SK_OK))
 		sk_raise(e, w);
 }

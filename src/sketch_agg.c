@@ -80,7 +80,7 @@ acmetrace_sketch_trans(PG_FUNCTION_ARGS)
 				 errmsg("relative_error changed from %g to %g within one delay_sketch_agg", st->alpha, alpha),
 				 errhint("Pass one constant relative_error per aggregate.")));
 	x = PG_GETARG_FLOAT8(1);
-	e = at_sk_add(st, x);
+	e = at_sk_add_fast(st, x);
 	if (unlikely(e != AT_SK_OK))
 		sk_raise(e, x);
 	PG_RETURN_POINTER(st);

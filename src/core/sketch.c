@@ -127,9 +127,10 @@ add_bucket(at_sketch *sk, int32_t i, uint64_t c)
  * lookup is cheaper than log().  The table holds what at_sk_index gives, so
  * answers are the same either way.
  */
-#define SMALL 4096
+#define SMALL AT_SK_SMALL
 static int32_t small_index[SMALL];
 static int	small_ready = 0;
+const int32_t *at_sk_small_index = NULL;
 
 static void
 fill_small_table(void)
@@ -140,6 +141,7 @@ fill_small_table(void)
 	for (int k = 1; k < SMALL; k++)
 		small_index[k] = at_sk_index(&d, (double) k);
 	small_ready = 1;
+	at_sk_small_index = small_index;
 }
 
 at_sk_err

@@ -87,6 +87,51 @@ extern int32_t at_sk_index(const at_sketch *sk, double x);
 
 extern at_sk_err at_sk_add(at_sketch *sk, double x);
 
+/*
+ * Buckets of the whole numbers below AT_SK_SMALL at the default error, as
+ * at_sk_index gives them; NULL until at_sk_add first needs it.
+ */
+#define AT_SK_SMALL 4096
+extern const int32_t *at_sk_small_index;
+
+/*
+ * at_sk_add, with the common case of trace delays inline: 0, or a whole
+ * number of seconds whose bucket lies inside the occupied range.  Anything
+ * else goes to at_sk_add, so the result is the same.
+ */
+static inline at_sk_err
+at_sk_add_fast(at_sketch *sk, double x)
+{
+	if (sk->count > 0 && sk->count < UINT64_MAX - 1 && sk->cum == NULL && sk->sum < 1e300)
+	{
+		if (x == 0)
+		{
+			sk->zeros++;
+			sk->count++;
+			sk->min = 0.0;		/* -0 too */
+			return AT_SK_OK;
+		}
+		if (x >= 1 && x < AT_SK_SMALL && at_sk_small_index != NULL &&
+			sk->alpha == AT_SK_DEFAULT_ERROR && x == (double) (int32_t) x)
+		{
+			int32_t		i = at_sk_small_index[(int32_t) x];
+
+			if (i >= sk->first && i <= sk->last)
+			{
+				sk->counts[i - sk->lo]++;
+				if (x < sk->min)
+					sk->min = x;
+				else if (x > sk->max)
+					sk->max = x;
+				sk->sum += x;
+				sk->count++;
+				return AT_SK_OK;
+			}
+		}
+	}
+	return at_sk_add(sk, x);
+}
+
 /* dst += src (src unchanged); on error dst is unchanged. */
 extern at_sk_err at_sk_merge(at_sketch *dst, const at_sketch *src);
 

@@ -515,9 +515,63 @@ test_formats(void)
 	at_sk_free(&sk);
 }
 
+/* The inline fast path must build the very same sketch as at_sk_add. */
+static void
+test_fast_path(void)
+{
+	at_rng		r;
+	at_sketch	a,
+				b;
+	unsigned char *ba,
+			   *bb;
+	size_t		na,
+				nb;
+	int			bad = 0;
+
+	at_rng_seed(&r, 99);
+	at_sk_init(&a, 0.005, tmem, NULL);
+	at_sk_init(&b, 0.005, tmem, NULL);
+	for (int i = 0; i < 200000; i++)
+	{
+		double		x;
+
+		switch (at_rng_next(&r) % 5)
+		{
+			case 0:
+				x = i % 7 == 0 ? -0.0 : 0;
+				break;
+			case 1:
+				x = (double) (at_rng_next(&r) % 5000);
+				break;
+			case 2:
+				x = at_rng_uniform(&r) * 100;
+				break;
+			case 3:
+				x = floor(exp(12 * at_rng_uniform(&r)));
+				break;
+			default:
+				x = 1 + at_rng_next(&r) % 60;
+				break;
+		}
+		if (at_sk_add(&a, x) != at_sk_add_fast(&b, x))
+			bad++;
+	}
+	ba = malloc(at_sk_encoded_bound(&a));
+	bb = malloc(at_sk_encoded_bound(&b));
+	na = at_sk_encode(&a, ba);
+	nb = at_sk_encode(&b, bb);
+	CHECK(bad == 0 && na == nb && memcmp(ba, bb, na) == 0 && !signbit(b.min),
+		  "200,000 values: the inline fast path builds the same sketch byte for byte");
+	free(ba);
+	free(bb);
+	at_sk_free(&a);
+	at_sk_free(&b);
+}
+
 void
 test_sketch(void)
 {
+	test_fast_path();
 	test_accuracy();
 	test_small_integers();
 	test_rank();
