@@ -3,6 +3,8 @@
  */
 #include "hist.h"
 
+#include "bigendian.h"
+
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -249,57 +251,6 @@ at_hist_cdf(const at_hist *h, double *out, double *scratch)
 
 /* ---- serialized form: big-endian header, then 8-byte fields ---- */
 
-static void
-put64(unsigned char *p, uint64_t v)
-{
-	for (int k = 7; k >= 0; k--, v >>= 8)
-		p[k] = (unsigned char) v;
-}
-
-static uint64_t
-get64(const unsigned char *p)
-{
-	uint64_t	v = 0;
-
-	for (int k = 0; k < 8; k++)
-		v = (v << 8) | p[k];
-	return v;
-}
-
-static void
-put32(unsigned char *p, uint32_t v)
-{
-	p[0] = (unsigned char) (v >> 24);
-	p[1] = (unsigned char) (v >> 16);
-	p[2] = (unsigned char) (v >> 8);
-	p[3] = (unsigned char) v;
-}
-
-static uint32_t
-get32(const unsigned char *p)
-{
-	return ((uint32_t) p[0] << 24) | ((uint32_t) p[1] << 16) | ((uint32_t) p[2] << 8) | p[3];
-}
-
-static void
-putd(unsigned char *p, double d)
-{
-	uint64_t	v;
-
-	memcpy(&v, &d, 8);
-	put64(p, v);
-}
-
-static double
-getd(const unsigned char *p)
-{
-	uint64_t	v = get64(p);
-	double		d;
-
-	memcpy(&d, &v, 8);
-	return d;
-}
-
 size_t
 at_hist_encoded_size(const at_hist *h)
 {
@@ -317,27 +268,27 @@ at_hist_encode(const at_hist *h, unsigned char *buf)
 	buf[0] = AT_HIST_VERSION;
 	buf[1] = (unsigned char) h->kind;
 	buf[2] = buf[3] = 0;
-	put32(buf + 4, (uint32_t) h->nslots);
-	put32(buf + 8, (uint32_t) (h->kind == AT_HIST_EQUAL ? 2 : h->nparams));
-	put32(buf + 12, (uint32_t) h->nin);
-	put64(buf + 16, (uint64_t) h->n);
-	putd(buf + 24, h->wtotal);
+	at_put_u32(buf + 4, (uint32_t) h->nslots);
+	at_put_u32(buf + 8, (uint32_t) (h->kind == AT_HIST_EQUAL ? 2 : h->nparams));
+	at_put_u32(buf + 12, (uint32_t) h->nin);
+	at_put_u64(buf + 16, (uint64_t) h->n);
+	at_put_double(buf + 24, h->wtotal);
 	if (h->kind == AT_HIST_EQUAL)
 	{
-		putd(p, h->lo);
-		putd(p + 8, h->hi);
+		at_put_double(p, h->lo);
+		at_put_double(p + 8, h->hi);
 		p += 16;
 	}
 	else
 		for (int32_t i = 0; i < h->nparams; i++, p += 8)
-			putd(p, h->params[i]);
+			at_put_double(p, h->params[i]);
 	for (int32_t i = 0; i < h->nin; i++, p += 8)
-		putd(p, h->in[i]);
+		at_put_double(p, h->in[i]);
 	for (int32_t s = 0; s < h->nslots; s++, p += 8)
-		put64(p, (uint64_t) h->counts[s]);
+		at_put_u64(p, (uint64_t) h->counts[s]);
 	if (h->kind == AT_HIST_WCDF)
 		for (int32_t s = 0; s < h->nslots; s++, p += 8)
-			putd(p, h->weights[s]);
+			at_put_double(p, h->weights[s]);
 }
 
 const char *
@@ -363,9 +314,9 @@ at_hist_decode(at_hist *h, const unsigned char *buf, size_t len, at_hist_mem_fn 
 		return "unknown kind";
 	if (buf[2] != 0 || buf[3] != 0)
 		return "reserved bytes are not zero";
-	nslots = get32(buf + 4);
-	nparams = get32(buf + 8);
-	nin = get32(buf + 12);
+	nslots = at_get_u32(buf + 4);
+	nparams = at_get_u32(buf + 8);
+	nin = at_get_u32(buf + 12);
 	if (nslots < 2 || nslots > AT_HIST_MAX_SLOTS || nparams > AT_HIST_MAX_SLOTS ||
 		nin > AT_HIST_MAX_THRESHOLDS)
 		return "sizes out of range";
@@ -379,7 +330,7 @@ at_hist_decode(at_hist *h, const unsigned char *buf, size_t len, at_hist_mem_fn 
 	if (!vals)
 		return "out of memory";
 	for (uint32_t i = 0; i < nparams + nin; i++, p += 8)
-		vals[i] = getd(p);
+		vals[i] = at_get_double(p);
 	switch (kind)
 	{
 		case AT_HIST_EQUAL:
@@ -410,11 +361,11 @@ at_hist_decode(at_hist *h, const unsigned char *buf, size_t len, at_hist_mem_fn 
 	mem(ctx, vals, 0);
 	if (msg == NULL)
 	{
-		h->n = (int64_t) get64(buf + 16);
-		h->wtotal = getd(buf + 24);
+		h->n = (int64_t) at_get_u64(buf + 16);
+		h->wtotal = at_get_double(buf + 24);
 		for (uint32_t s = 0; s < nslots; s++, p += 8)
 		{
-			h->counts[s] = (int64_t) get64(p);
+			h->counts[s] = (int64_t) at_get_u64(p);
 			if (h->counts[s] < 0 || total > INT64_MAX - h->counts[s])
 				msg = "a count is negative or the counts overflow";
 			else
@@ -426,7 +377,7 @@ at_hist_decode(at_hist *h, const unsigned char *buf, size_t len, at_hist_mem_fn 
 		{
 			for (uint32_t s = 0; s < nslots; s++, p += 8)
 			{
-				h->weights[s] = getd(p);
+				h->weights[s] = at_get_double(p);
 				if (!isfinite(h->weights[s]) || h->weights[s] < 0 || signbit(h->weights[s]))
 					msg = "weights must be finite and not negative";
 			}

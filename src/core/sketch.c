@@ -3,6 +3,8 @@
  */
 #include "sketch.h"
 
+#include "bigendian.h"
+
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -433,42 +435,6 @@ at_sk_rank(const at_sketch *sk, double x)
 
 /* ---- serialized form ---- */
 
-static void
-put_u64(unsigned char *p, uint64_t v)
-{
-	for (int k = 7; k >= 0; k--, v >>= 8)
-		p[k] = (unsigned char) (v & 0xff);
-}
-
-static uint64_t
-get_u64(const unsigned char *p)
-{
-	uint64_t	v = 0;
-
-	for (int k = 0; k < 8; k++)
-		v = (v << 8) | p[k];
-	return v;
-}
-
-static void
-put_double(unsigned char *p, double d)
-{
-	uint64_t	v;
-
-	memcpy(&v, &d, 8);
-	put_u64(p, v);
-}
-
-static double
-get_double(const unsigned char *p)
-{
-	uint64_t	v = get_u64(p);
-	double		d;
-
-	memcpy(&d, &v, 8);
-	return d;
-}
-
 static size_t
 put_varint(unsigned char *p, uint64_t v)
 {
@@ -534,12 +500,12 @@ at_sk_encode(const at_sketch *sk, unsigned char *buf)
 	buf[0] = AT_SK_VERSION;
 	buf[1] = sk->integral ? AT_SK_FLAG_INTEGRAL : 0;
 	buf[2] = buf[3] = 0;
-	put_double(buf + 4, sk->alpha);
-	put_u64(buf + 12, sk->count);
-	put_u64(buf + 20, sk->zeros);
-	put_double(buf + 28, sk->min);
-	put_double(buf + 36, sk->max);
-	put_double(buf + 44, sk->sum);
+	at_put_double(buf + 4, sk->alpha);
+	at_put_u64(buf + 12, sk->count);
+	at_put_u64(buf + 20, sk->zeros);
+	at_put_double(buf + 28, sk->min);
+	at_put_double(buf + 36, sk->max);
+	at_put_double(buf + 44, sk->sum);
 	buf[52] = buf[53] = buf[54] = buf[55] = 0;
 	if (HAS_BUCKETS(sk))
 	{
@@ -591,16 +557,16 @@ at_sk_decode(at_sketch *sk, const unsigned char *buf, size_t len, at_sk_mem_fn m
 		return "unknown flag bits";
 	if (buf[2] != 0 || buf[3] != 0)
 		return "reserved bytes are not zero";
-	alpha = get_double(buf + 4);
+	alpha = at_get_double(buf + 4);
 	if (!at_sk_error_ok(alpha))
 		return "relative error is out of range";
 	at_sk_init(sk, alpha, mem, mem_ctx);
 	sk->integral = (buf[1] & AT_SK_FLAG_INTEGRAL) != 0;
-	sk->count = get_u64(buf + 12);
-	sk->zeros = get_u64(buf + 20);
-	sk->min = get_double(buf + 28);
-	sk->max = get_double(buf + 36);
-	sk->sum = get_double(buf + 44);
+	sk->count = at_get_u64(buf + 12);
+	sk->zeros = at_get_u64(buf + 20);
+	sk->min = at_get_double(buf + 28);
+	sk->max = at_get_double(buf + 36);
+	sk->sum = at_get_double(buf + 44);
 	nb = ((uint32_t) buf[52] << 24) | ((uint32_t) buf[53] << 16) | ((uint32_t) buf[54] << 8) | buf[55];
 	if (nb > AT_SK_MAX_BUCKETS)
 		return "too many buckets";

@@ -7,18 +7,6 @@
 #include "rng.h"
 #include "tap.h"
 
-static void *
-hmem(void *ctx, void *p, size_t n)
-{
-	(void) ctx;
-	if (n == 0)
-	{
-		free(p);
-		return NULL;
-	}
-	return calloc(1, n);
-}
-
 static void
 test_slots(void)
 {
@@ -80,10 +68,10 @@ test_cdf(void)
 	int			bad = 0;
 
 	at_rng_seed(&r, 12);
-	at_hist_init(&h, AT_HIST_WCDF, 0, 0, 0, t, 7, hmem, NULL);
-	at_hist_init(&sum, AT_HIST_WCDF, 0, 0, 0, t, 7, hmem, NULL);
+	at_hist_init(&h, AT_HIST_WCDF, 0, 0, 0, t, 7, tap_mem, NULL);
+	at_hist_init(&sum, AT_HIST_WCDF, 0, 0, 0, t, 7, tap_mem, NULL);
 	for (int p = 0; p < 3; p++)
-		at_hist_init(&parts[p], AT_HIST_WCDF, 0, 0, 0, t, 7, hmem, NULL);
+		at_hist_init(&parts[p], AT_HIST_WCDF, 0, 0, 0, t, 7, tap_mem, NULL);
 	CHECK(h.nparams == 5 && h.nslots == 6, "7 thresholds, 5 distinct (-0 is 0)");
 	for (int i = 0; i < 5000; i++)
 	{
@@ -113,9 +101,9 @@ test_cdf(void)
 		  memcmp(sum.weights, h.weights, 6 * sizeof(double)) == 0, "3 merged parts equal the whole");
 	CHECK(at_hist_same_shape(&sum, &h), "same shape");
 	for (int p = 0; p < 3; p++)
-		at_hist_free(&parts[p], hmem, NULL);
-	at_hist_free(&sum, hmem, NULL);
-	at_hist_free(&h, hmem, NULL);
+		at_hist_free(&parts[p], tap_mem, NULL);
+	at_hist_free(&sum, tap_mem, NULL);
+	at_hist_free(&h, tap_mem, NULL);
 }
 
 static void
@@ -129,10 +117,10 @@ test_serial(void)
 				accepted = 0;
 
 	at_rng_seed(&r, 5);
-	at_hist_init(&hs[0], AT_HIST_EQUAL, 0, 100, 10, NULL, 0, hmem, NULL);
-	at_hist_init(&hs[1], AT_HIST_EDGES, 0, 0, 0, e, 5, hmem, NULL);
-	at_hist_init(&hs[2], AT_HIST_CDF, 0, 0, 0, (const double[]) {4, 2, 4}, 3, hmem, NULL);
-	at_hist_init(&hs[3], AT_HIST_WCDF, 0, 0, 0, e, 5, hmem, NULL);
+	at_hist_init(&hs[0], AT_HIST_EQUAL, 0, 100, 10, NULL, 0, tap_mem, NULL);
+	at_hist_init(&hs[1], AT_HIST_EDGES, 0, 0, 0, e, 5, tap_mem, NULL);
+	at_hist_init(&hs[2], AT_HIST_CDF, 0, 0, 0, (const double[]) {4, 2, 4}, 3, tap_mem, NULL);
+	at_hist_init(&hs[3], AT_HIST_WCDF, 0, 0, 0, e, 5, tap_mem, NULL);
 	for (int i = 0; i < 1000; i++)
 		for (int k = 0; k < 4; k++)
 			at_hist_add(&hs[k], at_rng_uniform(&r) * 120 - 10, 1 + i % 7);
@@ -145,17 +133,17 @@ test_serial(void)
 		int			trunc_ok = 1;
 
 		at_hist_encode(&hs[k], b);
-		msg = at_hist_decode(&back, b, n, hmem, NULL);
+		msg = at_hist_decode(&back, b, n, tap_mem, NULL);
 		CHECK(msg == NULL && at_hist_same_shape(&back, &hs[k]) && back.n == hs[k].n &&
 			  memcmp(back.counts, hs[k].counts, hs[k].nslots * sizeof(int64_t)) == 0,
 			  "kind %d: round trip (%zu bytes)", k + 1, n);
 		if (msg == NULL)
-			at_hist_free(&back, hmem, NULL);
+			at_hist_free(&back, tap_mem, NULL);
 		for (size_t cut = 0; cut < n; cut++)
-			if (at_hist_decode(&back, b, cut, hmem, NULL) == NULL)
+			if (at_hist_decode(&back, b, cut, tap_mem, NULL) == NULL)
 			{
 				trunc_ok = 0;
-				at_hist_free(&back, hmem, NULL);
+				at_hist_free(&back, tap_mem, NULL);
 			}
 		CHECK(trunc_ok, "kind %d: every truncation refused", k + 1);
 		for (int it = 0; it < 5000; it++)
@@ -163,7 +151,7 @@ test_serial(void)
 			memcpy(m, b, n);
 			for (int e2 = 0; e2 < 1 + it % 3; e2++)
 				m[at_rng_next(&r) % n] ^= (unsigned char) (1u << (at_rng_next(&r) % 8));
-			if (at_hist_decode(&back, m, n, hmem, NULL) == NULL)
+			if (at_hist_decode(&back, m, n, tap_mem, NULL) == NULL)
 			{
 				double	   *out = malloc((back.nin + 1) * sizeof(double)),
 						   *scratch = malloc((back.nparams + 1) * sizeof(double));
@@ -188,7 +176,7 @@ test_serial(void)
 					bad++;
 				free(out);
 				free(scratch);
-				at_hist_free(&back, hmem, NULL);
+				at_hist_free(&back, tap_mem, NULL);
 			}
 		}
 		free(b);
@@ -196,7 +184,7 @@ test_serial(void)
 	}
 	CHECK(bad == 0, "20,000 mutated states: refused, or accepted (%d) with counts adding up and CDFs within 0..100", accepted);
 	for (int k = 0; k < 4; k++)
-		at_hist_free(&hs[k], hmem, NULL);
+		at_hist_free(&hs[k], tap_mem, NULL);
 }
 
 void

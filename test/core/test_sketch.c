@@ -7,18 +7,6 @@
 #include "sketch.h"
 #include "tap.h"
 
-static void *
-tmem(void *ctx, void *p, size_t n)
-{
-	(void) ctx;
-	if (n == 0)
-	{
-		free(p);
-		return NULL;
-	}
-	return calloc(1, n);
-}
-
 static int
 cmp_double(const void *a, const void *b)
 {
@@ -122,7 +110,7 @@ test_accuracy(void)
 				double		w1,
 							w2;
 
-				at_sk_init(&sk, alphas[a], tmem, NULL);
+				at_sk_init(&sk, alphas[a], tap_mem, NULL);
 				for (size_t i = 0; i < n; i++)
 				{
 					v[i] = draw(&r, (dist) d);
@@ -158,7 +146,7 @@ test_small_integers(void)
 	int			exact = 1,
 				le10 = 0;
 
-	at_sk_init(&sk, 0.005, tmem, NULL);
+	at_sk_init(&sk, 0.005, tap_mem, NULL);
 	for (int i = 0; i < 400; i++)
 	{
 		v[i] = (double) ((i * 37) % 150);
@@ -197,7 +185,7 @@ test_rank(void)
 		double	   *v = malloc(n * sizeof(double));
 		at_sketch	sk;
 
-		at_sk_init(&sk, rep % 2 ? 0.01 : 0.005, tmem, NULL);
+		at_sk_init(&sk, rep % 2 ? 0.01 : 0.005, tap_mem, NULL);
 		for (size_t i = 0; i < n; i++)
 		{
 			v[i] = draw(&r, (dist) (rep % D_NKINDS));
@@ -250,9 +238,9 @@ test_merge(void)
 				e2;
 
 	at_rng_seed(&r, 5);
-	at_sk_init(&whole, 0.005, tmem, NULL);
+	at_sk_init(&whole, 0.005, tap_mem, NULL);
 	for (int p = 0; p < 5; p++)
-		at_sk_init(&parts[p], 0.005, tmem, NULL);
+		at_sk_init(&parts[p], 0.005, tap_mem, NULL);
 	for (int i = 0; i < 20000; i++)
 	{
 		double		x = draw(&r, (dist) (i % 3 == 0 ? D_LOGNORMAL : D_TWO_CLUSTERS));
@@ -260,7 +248,7 @@ test_merge(void)
 		at_sk_add(&whole, x);
 		at_sk_add(&parts[at_rng_next(&r) % 5], x);
 	}
-	at_sk_init(&sum, 0.005, tmem, NULL);
+	at_sk_init(&sum, 0.005, tap_mem, NULL);
 	for (int p = 4; p >= 0; p--)
 		ok += at_sk_merge(&sum, &parts[p]) == AT_SK_OK;
 	CHECK(ok == 5, "5 parts merge");
@@ -269,14 +257,14 @@ test_merge(void)
 	n1 = at_sk_encode(&whole, b1);
 	n2 = at_sk_encode(&sum, b2);
 	CHECK(n1 == n2 && memcmp(b1, b2, n1) == 0, "5 merged parts encode byte for byte as the whole (%zu bytes)", n1);
-	at_sk_init(&other, 0.01, tmem, NULL);
+	at_sk_init(&other, 0.01, tap_mem, NULL);
 	at_sk_add(&other, 1);
 	e1 = at_sk_merge(&sum, &other);
 	e2 = at_sk_merge(&other, &sum);
 	CHECK(e1 == AT_SK_EALPHA && e2 == AT_SK_EALPHA && other.count == 1 && sum.count == 20000,
 		  "merging different errors is refused and changes nothing");
 	at_sk_free(&other);
-	at_sk_init(&other, 0.005, tmem, NULL);
+	at_sk_init(&other, 0.005, tap_mem, NULL);
 	e1 = at_sk_merge(&other, &whole);
 	e2 = at_sk_merge(&other, &parts[0]);
 	CHECK(e1 == AT_SK_OK && e2 == AT_SK_OK && other.count == whole.count + parts[0].count &&
@@ -299,7 +287,7 @@ test_refusals(void)
 	double		q;
 	at_sk_err	e[3];
 
-	at_sk_init(&sk, 0.005, tmem, NULL);
+	at_sk_init(&sk, 0.005, tap_mem, NULL);
 	e[0] = at_sk_add(&sk, -1);
 	e[1] = at_sk_add(&sk, NAN);
 	e[2] = at_sk_add(&sk, INFINITY);
@@ -309,7 +297,7 @@ test_refusals(void)
 	e[0] = at_sk_add(&sk, -0.0);
 	CHECK(e[0] == AT_SK_OK && sk.zeros == 1 && !signbit(sk.min), "-0 counts as 0");
 	at_sk_free(&sk);
-	at_sk_init(&sk, 0.001, tmem, NULL);
+	at_sk_init(&sk, 0.001, tap_mem, NULL);
 	e[0] = at_sk_add(&sk, 1e-300);
 	e[1] = at_sk_add(&sk, 1e300);
 	CHECK(e[0] == AT_SK_OK && e[1] == AT_SK_ESPAN && sk.count == 1,
@@ -319,8 +307,8 @@ test_refusals(void)
 		at_sketch	a,
 					b2;
 
-		at_sk_init(&a, 0.005, tmem, NULL);
-		at_sk_init(&b2, 0.005, tmem, NULL);
+		at_sk_init(&a, 0.005, tap_mem, NULL);
+		at_sk_init(&b2, 0.005, tap_mem, NULL);
 		e[0] = at_sk_add(&a, 1e308);
 		e[1] = at_sk_add(&a, 1e308);
 		e[2] = at_sk_add(&b2, 1e308);
@@ -344,7 +332,7 @@ test_memory_bound(void)
 	size_t		n;
 
 	at_rng_seed(&r, 9);
-	at_sk_init(&sk, 0.005, tmem, NULL);
+	at_sk_init(&sk, 0.005, tap_mem, NULL);
 	for (int i = 0; i < 1000000; i++)
 		at_sk_add(&sk, floor(pow(10, 8 * at_rng_uniform(&r))));
 	b = malloc(at_sk_encoded_bound(&sk));
@@ -375,12 +363,12 @@ test_formats(void)
 	size_t		pos;
 
 	at_rng_seed(&r, 31);
-	at_sk_init(&sk, 0.01, tmem, NULL);
+	at_sk_init(&sk, 0.01, tap_mem, NULL);
 	for (int i = 0; i < 3000; i++)
 		at_sk_add(&sk, draw(&r, (dist) (i % D_NKINDS)));
 	b = malloc(at_sk_encoded_bound(&sk));
 	n = at_sk_encode(&sk, b);
-	msg = at_sk_decode(&back, b, n, tmem, NULL);
+	msg = at_sk_decode(&back, b, n, tap_mem, NULL);
 	CHECK(msg == NULL && back.count == sk.count &&
 		  back.sum == sk.sum && back.first == sk.first && back.last == sk.last, "binary round trip");
 	len = at_sk_format(&sk, NULL, 0);
@@ -390,14 +378,14 @@ test_formats(void)
 	at_sk_format(&back, t2, len + 1);
 	CHECK(strcmp(t, t2) == 0, "decoded value prints the same text");
 	at_sk_free(&back);
-	msg = at_sk_parse(&back, t, tmem, NULL, &pos);
+	msg = at_sk_parse(&back, t, tap_mem, NULL, &pos);
 	CHECK(msg == NULL, "text round trip parses (%s)", msg ? msg : "ok");
 	at_sk_format(&back, t2, len + 1);
 	CHECK(strcmp(t, t2) == 0 && back.sum == sk.sum, "and prints back the same");
 	at_sk_free(&back);
 
 	for (size_t cut = 0; cut < n; cut++)
-		if (at_sk_decode(&back, b, cut, tmem, NULL) == NULL)
+		if (at_sk_decode(&back, b, cut, tap_mem, NULL) == NULL)
 			bad++;
 	CHECK(bad == 0, "every truncation of %zu bytes is refused", n);
 
@@ -428,7 +416,7 @@ test_formats(void)
 					break;
 			}
 		}
-		if (at_sk_decode(&back, m, mlen, tmem, NULL) == NULL)
+		if (at_sk_decode(&back, m, mlen, tap_mem, NULL) == NULL)
 		{
 			double		q;
 
@@ -454,7 +442,7 @@ test_formats(void)
 			mt[at] = '\0';
 		else
 			mt[at] = alphabet[at_rng_next(&r) % (sizeof(alphabet) - 1)];
-		if (at_sk_parse(&back, mt, tmem, NULL, &pos) == NULL)
+		if (at_sk_parse(&back, mt, tap_mem, NULL, &pos) == NULL)
 		{
 			accepted++;
 			if (at_sk_check(&back) != NULL)
@@ -492,7 +480,7 @@ test_formats(void)
 
 		for (size_t k = 0; k < sizeof(crafted) / sizeof(crafted[0]); k++)
 		{
-			if (at_sk_parse(&back, crafted[k], tmem, NULL, &pos) != NULL)
+			if (at_sk_parse(&back, crafted[k], tap_mem, NULL, &pos) != NULL)
 				refused++;
 			else
 			{
@@ -501,10 +489,10 @@ test_formats(void)
 			}
 		}
 		CHECK(refused == (int) (sizeof(crafted) / sizeof(crafted[0])), "%d crafted texts refused", refused);
-		msg = at_sk_parse(&back, "v1 err=0.005 n=2 zeros=1 min=0 max=5 sum=5 int=1 b=162:1", tmem, NULL, &pos);
+		msg = at_sk_parse(&back, "v1 err=0.005 n=2 zeros=1 min=0 max=5 sum=5 int=1 b=162:1", tap_mem, NULL, &pos);
 		CHECK(msg == NULL, "zeros and one bucket: accepted (%s)", msg ? msg : "ok");
 		at_sk_free(&back);
-		msg = at_sk_parse(&back, "  v1 err=0.005 n=1 zeros=0 min=1 max=1 sum=1 int=1 b=0:1 ", tmem, NULL, &pos);
+		msg = at_sk_parse(&back, "  v1 err=0.005 n=1 zeros=0 min=1 max=1 sum=1 int=1 b=0:1 ", tap_mem, NULL, &pos);
 		CHECK(msg == NULL && back.count == 1, "surrounding spaces are fine");
 		at_sk_free(&back);
 	}
@@ -529,8 +517,8 @@ test_fast_path(void)
 	int			bad = 0;
 
 	at_rng_seed(&r, 99);
-	at_sk_init(&a, 0.005, tmem, NULL);
-	at_sk_init(&b, 0.005, tmem, NULL);
+	at_sk_init(&a, 0.005, tap_mem, NULL);
+	at_sk_init(&b, 0.005, tap_mem, NULL);
 	for (int i = 0; i < 200000; i++)
 	{
 		double		x;
