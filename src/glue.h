@@ -8,12 +8,28 @@
 
 #include "datatype/timestamp.h"
 #include "fmgr.h"
+#include "utils/memutils.h"
 
 /* Unix seconds to TimestampTz (no range check: callers pass sane times). */
 static inline TimestampTz
 at_unix_to_timestamptz(int64 unix_s)
 {
 	return (TimestampTz) ((unix_s - ((POSTGRES_EPOCH_JDATE - UNIX_EPOCH_JDATE) * SECS_PER_DAY)) * USECS_PER_SEC);
+}
+
+/*
+ * The core's (ctx, ptr, size) allocator over a MemoryContext: size 0 frees,
+ * NULL ptr allocates zeroed memory (errors out rather than return NULL).
+ */
+static inline void *
+at_cxt_mem(void *ctx, void *ptr, size_t size)
+{
+	if (size == 0)
+	{
+		pfree(ptr);
+		return NULL;
+	}
+	return MemoryContextAllocZero((MemoryContext) ctx, size);
 }
 
 /* The aggregate's memory context; ERROR if fn is called outside an aggregate. */

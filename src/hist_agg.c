@@ -35,17 +35,6 @@ typedef struct HistState
 	bool		stable;			/* the array argument is a constant (or Param) */
 } HistState;
 
-static void *
-hist_mem(void *ctx, void *ptr, size_t size)
-{
-	if (size == 0)
-	{
-		pfree(ptr);
-		return NULL;
-	}
-	return MemoryContextAllocZero((MemoryContext) ctx, size);
-}
-
 static void
 bad_arg(const char *fn, const char *msg, const char *hint)
 {
@@ -97,7 +86,7 @@ new_state(FunctionCallInfo fcinfo, const char *fn, at_hist_kind kind, double lo,
 	MemoryContext cxt = at_agg_context(fcinfo, fn);
 	HistState  *st = MemoryContextAllocZero(cxt, sizeof(HistState));
 
-	if (at_hist_init(&st->h, kind, lo, hi, nbins, vals, nvals, hist_mem, cxt) != 0)
+	if (at_hist_init(&st->h, kind, lo, hi, nbins, vals, nvals, at_cxt_mem, cxt) != 0)
 		ereport(ERROR, (errcode(ERRCODE_OUT_OF_MEMORY), errmsg("out of memory")));
 	return st;
 }
@@ -259,7 +248,7 @@ acmetrace_hist_combine(PG_FUNCTION_ARGS)
 		s1 = MemoryContextAllocZero(cxt, sizeof(HistState));
 		if (at_hist_init(&s1->h, h->kind, h->lo, h->hi, h->nbins,
 						 h->kind == AT_HIST_EDGES ? h->params : h->in,
-						 h->kind == AT_HIST_EDGES ? h->nparams : h->nin, hist_mem, cxt) != 0)
+						 h->kind == AT_HIST_EDGES ? h->nparams : h->nin, at_cxt_mem, cxt) != 0)
 			ereport(ERROR, (errcode(ERRCODE_OUT_OF_MEMORY), errmsg("out of memory")));
 	}
 	if (!at_hist_same_shape(&s1->h, &s2->h))
@@ -293,7 +282,7 @@ acmetrace_hist_deserialize(PG_FUNCTION_ARGS)
 	at_agg_context(fcinfo, "bins deserialize");
 	st = palloc0(sizeof(HistState));
 	msg = at_hist_decode(&st->h, (const unsigned char *) VARDATA_ANY(v), VARSIZE_ANY_EXHDR(v),
-						 hist_mem, CurrentMemoryContext);
+						 at_cxt_mem, CurrentMemoryContext);
 	if (msg != NULL)
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_BINARY_REPRESENTATION),

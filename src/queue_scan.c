@@ -31,6 +31,7 @@
 #include "utils/rls.h"
 #include "utils/snapmgr.h"
 
+#include "glue.h"
 #include "sketch_type.h"
 
 PG_FUNCTION_INFO_V1(acmetrace_queue_sketches);
@@ -173,7 +174,7 @@ add_row(QScan *q, Datum *v, bool *isnull)
 			memcpy(g->name, tdata, tlen);
 			g->name[tlen] = '\0';
 		}
-		at_sk_init(&g->sk, AT_SK_DEFAULT_ERROR, sk_mem, q->cxt);
+		at_sk_init(&g->sk, AT_SK_DEFAULT_ERROR, at_cxt_mem, q->cxt);
 	}
 	if (g - q->groups < 255)
 		q->recent[h] = (uint8) (g - q->groups + 1);

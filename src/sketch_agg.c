@@ -29,7 +29,7 @@ new_state(MemoryContext cxt, double alpha)
 {
 	at_sketch  *st = MemoryContextAlloc(cxt, sizeof(at_sketch));
 
-	at_sk_init(st, alpha, sk_mem, cxt);
+	at_sk_init(st, alpha, at_cxt_mem, cxt);
 	return st;
 }
 

@@ -15,6 +15,7 @@
 #include "utils/builtins.h"
 #include "utils/memutils.h"
 
+#include "glue.h"
 #include "sketch_type.h"
 
 PG_FUNCTION_INFO_V1(acmetrace_sketch_in);
@@ -25,17 +26,6 @@ PG_FUNCTION_INFO_V1(acmetrace_sketch_send);
 #define SK_HINT_FORMAT \
 	"A delay_sketch is written as acmetrace.delay_sketch_agg prints it: " \
 	"v1 err=<relative error> n=<count> zeros=<count> min=<x> max=<x> sum=<x> int=<0|1> b=<index>:<count>,+<step>:<count>..."
-
-void *
-sk_mem(void *ctx, void *ptr, size_t size)
-{
-	if (size == 0)
-	{
-		pfree(ptr);
-		return NULL;
-	}
-	return MemoryContextAllocZero((MemoryContext) ctx, size);
-}
 
 bytea *
 sk_flatten(const at_sketch *sk)
@@ -50,7 +40,7 @@ sk_flatten(const at_sketch *sk)
 void
 sk_read(at_sketch *sk, const char *data, Size len, MemoryContext cxt, int code)
 {
-	const char *msg = at_sk_decode(sk, (const unsigned char *) data, len, sk_mem, cxt);
+	const char *msg = at_sk_decode(sk, (const unsigned char *) data, len, at_cxt_mem, cxt);
 
 	if (msg != NULL)
 		ereport(ERROR,
@@ -121,7 +111,7 @@ acmetrace_sketch_in(PG_FUNCTION_ARGS)
 	char	   *s = PG_GETARG_CSTRING(0);
 	at_sketch	sk;
 	size_t		pos = 0;
-	const char *msg = at_sk_parse(&sk, s, sk_mem, CurrentMemoryContext, &pos);
+	const char *msg = at_sk_parse(&sk, s, at_cxt_mem, CurrentMemoryContext, &pos);
 	bytea	   *out;
 
 	if (msg != NULL)

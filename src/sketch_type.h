@@ -14,9 +14,6 @@
 
 #include "sketch.h"
 
-/* at_sk_mem_fn over a MemoryContext (errors out rather than return NULL). */
-extern void *sk_mem(void *ctx, void *ptr, size_t size);
-
 /* A new varlena holding the sketch's serialized form. */
 extern bytea *sk_flatten(const at_sketch *sk);
 
