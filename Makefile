@@ -14,6 +14,7 @@ OBJS       = $(GLUE_SRCS:.c=.o) $(CORE_SRCS:.c=.o)
 SQL_PARTS  = $(sort $(wildcard src/sql/*.sql))
 DATA_built = acmetrace--$(EXTVERSION).sql
 DATA       = $(wildcard acmetrace--*--*.sql)
+SCRIPTS    = bin/acmetrace-report
 
 REGRESS      = $(patsubst sql/%.sql,%,$(sort $(wildcard sql/*.sql)))
 REGRESS_OPTS = --inputdir=. --outputdir=.

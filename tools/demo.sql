@@ -7,8 +7,9 @@ CREATE EXTENSION IF NOT EXISTS acmetrace;
 \copy acmetrace.trace_seren FROM 'acme_trace_seren_sample.csv' (FORMAT csv, HEADER match)
 \copy acmetrace.trace_kalos FROM 'acme_trace_kalos_sample.csv' (FORMAT csv, HEADER match)
 \copy acmetrace.helios_cluster_log FROM 'helios_cluster_log_sample.csv' (FORMAT csv, HEADER match)
--- and 100,000 synthetic jobs with Seren's published marginals
+-- and 100,000 synthetic jobs with Seren's published marginals, 20,000 with Kalos's
 SELECT acmetrace.load_generated('synth', 'seren', 100000, 42) AS "synthetic jobs loaded";
+SELECT acmetrace.load_generated('synth_kalos', 'kalos', 20000, 7) AS "synthetic Kalos jobs loaded";
 \echo
 \echo 'Final state of GPU jobs per cluster, by job count and by GPU time:'
 SELECT cluster, final_state, gpu_jobs,

@@ -12,5 +12,6 @@ apt-get install -y -qq --no-install-recommends \
     ca-certificates make gcc libc6-dev \
     postgresql-15 postgresql-server-dev-15 postgresql-common postgresql-contrib \
     postgresql-15-tdigest \
+    gnuplot-nox chromium fonts-dejavu-core \
     >/dev/null
 echo "install-deps: $(pg_config --version), $(gcc --version | head -1)"

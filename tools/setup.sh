@@ -8,4 +8,4 @@ make -s
 make -s install >/dev/null
 echo "setup: acmetrace $(sed -n "s/^default_version = '\(.*\)'/\1/p" acmetrace.control) installed into $(pg_config --pkglibdir)"
 # pg_virtualenv: a throw-away PostgreSQL 15 cluster for the demo.
-pg_virtualenv -v 15 psql -X -q -f tools/demo.sql
+pg_virtualenv -v 15 bash tools/demo.sh

@@ -120,6 +120,36 @@ END
 $$;
 
 -- Statement trigger on every staging table.  TG_ARGV: format, default cluster.
+-- Explains a unique violation of a load: a job id twice in the file, or
+-- already loaded in the cluster.  Shared by every loader; always raises.
+CREATE FUNCTION acmetrace._duplicate_error(cl text, ids text[])
+RETURNS void
+LANGUAGE plpgsql
+AS $$
+DECLARE
+    dup  text;
+    ndup bigint;
+BEGIN
+    SELECT i.id, count(*) OVER () INTO dup, ndup
+      FROM unnest(ids) AS i(id) GROUP BY i.id HAVING count(*) > 1
+     ORDER BY i.id LIMIT 1;
+    IF dup IS NOT NULL THEN
+        RAISE EXCEPTION 'job id "%" appears more than once in this file (% duplicated ids); nothing was loaded', dup, ndup
+            USING ERRCODE = 'unique_violation',
+                  HINT = 'Each job id must be unique within a cluster; check that the file was not concatenated twice.';
+    END IF;
+    SELECT i.id, count(*) OVER () INTO dup, ndup
+      FROM unnest(ids) AS i(id) JOIN acmetrace.jobs j ON j.cluster = cl AND j.job_id = i.id
+     ORDER BY i.id LIMIT 1;
+    RAISE EXCEPTION 'cluster "%" already holds % of the % jobs in this file (first: job id "%"); nothing was loaded',
+                    cl, ndup, cardinality(ids), dup
+        USING ERRCODE = 'unique_violation',
+              HINT = format('To reload it run SELECT acmetrace.drop_cluster(%L) first; to load it beside the loaded one, SET acmetrace.cluster to another name.', cl);
+END
+$$;
+COMMENT ON FUNCTION acmetrace._duplicate_error(text, text[]) IS
+  'Raises the 23505 error of a load whose job ids (ids) repeat within the file or are already loaded in cluster cl.';
+
 CREATE FUNCTION acmetrace._load_staged()
 RETURNS trigger
 LANGUAGE plpgsql
@@ -129,9 +159,6 @@ DECLARE
     cl     text := acmetrace._load_target(TG_ARGV[1], fmt);
     tz     text;
     sel    text;
-    dup    text;
-    ndup   bigint;
-    nfile  bigint;
 BEGIN
     SELECT c.time_zone INTO tz FROM acmetrace.clusters c WHERE c.cluster = cl;
     sel := CASE fmt
@@ -157,21 +184,7 @@ BEGIN
                  SELECT $1, ' || sel || ' FROM new_rows'
         USING cl, tz;
     EXCEPTION WHEN unique_violation THEN
-        SELECT n.job_id, count(*) OVER () INTO dup, ndup
-          FROM new_rows n GROUP BY n.job_id HAVING count(*) > 1
-         ORDER BY n.job_id LIMIT 1;
-        IF dup IS NOT NULL THEN
-            RAISE EXCEPTION 'job id "%" appears more than once in this file (% duplicated ids); nothing was loaded', dup, ndup
-                USING ERRCODE = 'unique_violation',
-                      HINT = 'Each job id must be unique within a cluster; check that the file was not concatenated twice.';
-        END IF;
-        SELECT n.job_id, count(*) OVER () INTO dup, ndup
-          FROM new_rows n JOIN acmetrace.jobs j ON j.cluster = cl AND j.job_id = n.job_id
-         ORDER BY n.job_id LIMIT 1;
-        SELECT count(*) INTO nfile FROM new_rows;
-        RAISE EXCEPTION 'cluster "%" already holds % of the % jobs in this file (first: job id "%"); nothing was loaded', cl, ndup, nfile, dup
-            USING ERRCODE = 'unique_violation',
-                  HINT = format('To reload it run SELECT acmetrace.drop_cluster(%L) first; to load it beside the loaded one, SET acmetrace.cluster to another name.', cl);
+        PERFORM acmetrace._duplicate_error(cl, ARRAY(SELECT n.job_id FROM new_rows n));
     END;
     EXECUTE format('DELETE FROM %I.%I', TG_TABLE_SCHEMA, TG_TABLE_NAME);
     -- Fresh statistics: without them the planner takes a just-loaded jobs

@@ -1,0 +1,227 @@
+-- Views for dashboards (Metabase, Grafana, Superset): one per analysis,
+-- over every loaded cluster, with stable column names and types and a
+-- comment on every view and column.  Filter them by cluster (and type) in
+-- the BI tool.  Each view runs its function over all clusters, so a filter
+-- does not make it cheaper: the functions take a cluster argument when that
+-- matters.  The views run with the privileges of the user reading them
+-- (security_invoker), so table grants and row-level security still apply.
+
+CREATE VIEW acmetrace.v_cluster_summary WITH (security_invoker = true) AS
+    SELECT * FROM acmetrace.cluster_summary(NULL);
+COMMENT ON VIEW acmetrace.v_cluster_summary IS
+  'acmetrace.cluster_summary() unrounded: the published acme_cluster_summary.csv columns per loaded cluster.';
+
+CREATE VIEW acmetrace.v_final_states WITH (security_invoker = true) AS
+    SELECT * FROM acmetrace.state_breakdown(NULL);
+COMMENT ON VIEW acmetrace.v_final_states IS
+  'Final state of GPU jobs per cluster by job count and GPU time (acmetrace.state_breakdown).';
+
+CREATE VIEW acmetrace.v_final_states_by_type WITH (security_invoker = true) AS
+    SELECT * FROM acmetrace.state_by_type(NULL);
+COMMENT ON VIEW acmetrace.v_final_states_by_type IS
+  'Final state of GPU jobs per cluster and job type by job count and GPU time (acmetrace.state_by_type).';
+
+CREATE VIEW acmetrace.v_type_distribution WITH (security_invoker = true) AS
+    SELECT * FROM acmetrace.type_distribution(NULL);
+COMMENT ON VIEW acmetrace.v_type_distribution IS
+  'Job types of GPU jobs per cluster by job count and GPU time (acmetrace.type_distribution).';
+
+CREATE VIEW acmetrace.v_gpu_num_boxplot WITH (security_invoker = true) AS
+    SELECT * FROM acmetrace.gpu_num_boxplot(NULL);
+COMMENT ON VIEW acmetrace.v_gpu_num_boxplot IS
+  'GPU count per job type as box-plot numbers (acmetrace.gpu_num_boxplot).';
+
+CREATE VIEW acmetrace.v_duration_cdf WITH (security_invoker = true) AS
+    SELECT * FROM acmetrace.duration_cdf(NULL);
+COMMENT ON VIEW acmetrace.v_duration_cdf IS
+  'CDF of GPU job duration at 1, 2, 4, ... 2^21 s, per cluster and type (acmetrace.duration_cdf).';
+
+CREATE VIEW acmetrace.v_queue_cdf WITH (security_invoker = true) AS
+    SELECT * FROM acmetrace.queue_cdf(NULL);
+COMMENT ON VIEW acmetrace.v_queue_cdf IS
+  'CDF of GPU job queueing delay at 1, 2, 4, ... 2^21 s, per cluster and type (acmetrace.queue_cdf).';
+
+CREATE VIEW acmetrace.v_gpu_num_cdf WITH (security_invoker = true) AS
+    SELECT * FROM acmetrace.gpu_num_cdf(NULL);
+COMMENT ON VIEW acmetrace.v_gpu_num_cdf IS
+  'CDF of GPU count at 0..1024 by job count and by GPU time, per cluster (acmetrace.gpu_num_cdf).';
+
+CREATE VIEW acmetrace.v_queue_by_occupancy WITH (security_invoker = true) AS
+    SELECT c.cluster, q.type, q.bin, q.gpus_from, q.gpus_to, q.jobs,
+           q.mean_queue_s, q.median_queue_s, q.p90_queue_s
+      FROM acmetrace.clusters c,
+           LATERAL acmetrace.queue_by_occupancy(c.cluster) q;
+COMMENT ON VIEW acmetrace.v_queue_by_occupancy IS
+  'Queueing delay of GPU jobs per cluster, type and tenth of GPU capacity allocated when they were submitted (acmetrace.queue_by_occupancy with 10 bins).';
+
+CREATE VIEW acmetrace.v_cancelled_eval_by_queue WITH (security_invoker = true) AS
+    SELECT * FROM acmetrace.cancelled_by_queue(NULL, 'Eval', 20, 300);
+COMMENT ON VIEW acmetrace.v_cancelled_eval_by_queue IS
+  'Eval GPU jobs by queueing delay in 20 s bins up to 300 s, then over 300 s: jobs and cancellations (acmetrace.cancelled_by_queue).';
+
+CREATE VIEW acmetrace.v_gpu_time_lost WITH (security_invoker = true) AS
+    SELECT * FROM acmetrace.gpu_time_lost(NULL);
+COMMENT ON VIEW acmetrace.v_gpu_time_lost IS
+  'GPU time of failed and cancelled GPU jobs per cluster and job type (acmetrace.gpu_time_lost).';
+
+CREATE VIEW acmetrace.v_gpu_time_lost_weekly WITH (security_invoker = true) AS
+    SELECT * FROM acmetrace.gpu_time_lost_weekly(NULL);
+COMMENT ON VIEW acmetrace.v_gpu_time_lost_weekly IS
+  'GPU time of failed and cancelled GPU jobs per cluster and week they ended (acmetrace.gpu_time_lost_weekly).';
+
+CREATE VIEW acmetrace.v_failure_taxonomy WITH (security_invoker = true) AS
+    SELECT * FROM acmetrace.failure_taxonomy(NULL);
+COMMENT ON VIEW acmetrace.v_failure_taxonomy IS
+  'Failures by category and reason with their GPU demand, duration and GPU time (acmetrace.failure_taxonomy over acmetrace.failure_reasons).';
+
+CREATE VIEW acmetrace.v_queue_delay WITH (security_invoker = true) AS
+    SELECT * FROM acmetrace.queue_delay_summary;
+COMMENT ON VIEW acmetrace.v_queue_delay IS
+  'Queueing delay percentiles per cluster and job type, within 0.5% (acmetrace.queue_delay_summary).';
+
+CREATE VIEW acmetrace.v_gpu_util_histogram WITH (security_invoker = true) AS
+    SELECT * FROM acmetrace.util_histogram('GPU_UTIL', NULL, 10);
+COMMENT ON VIEW acmetrace.v_gpu_util_histogram IS
+  'Per-GPU average GPU_UTIL in 10% bins per cluster, the Spark study''s histogram (acmetrace.util_histogram).';
+
+-- Every view of the extension, wherever it is defined, reads with the
+-- reader's privileges.
+DO $do$
+DECLARE
+    v name;
+BEGIN
+    FOR v IN SELECT c.relname FROM pg_catalog.pg_class c
+              WHERE c.relnamespace = 'acmetrace'::regnamespace AND c.relkind = 'v'
+    LOOP
+        EXECUTE format('ALTER VIEW acmetrace.%I SET (security_invoker = true)', v);
+    END LOOP;
+END
+$do$;
+
+-- Column comments: a column name means the same in every view, except
+-- where a view overrides it (or was commented where it is defined).  The install fails if any view column is left
+-- without a comment, so a new view cannot ship undocumented fields.
+DO $do$
+DECLARE
+    common jsonb := $j${
+      "cluster": "Cluster name (acmetrace.clusters.cluster)",
+      "type": "Job type as published (Pretrain, Eval, SFT, MLLM, Debug, Other); NULL when the trace has no types, or for the all-types row of a CDF",
+      "final_state": "COMPLETED, CANCELLED or FAILED (TIMEOUT and NODE_FAIL count as FAILED)",
+      "jobs": "Number of GPU jobs",
+      "gpu_jobs": "Number of GPU jobs (gpu_num > 0)",
+      "job_share": "Share of the jobs, 0..1",
+      "gpu_time": "GPU time in GPU-seconds: published duration x gpu_num",
+      "gpu_time_share": "Share of the GPU time, 0..1",
+      "x": "Threshold: the CDF counts values at or below x",
+      "percent": "Percent of jobs with a value at or below x",
+      "job_percent": "Percent of GPU jobs using at most x GPUs",
+      "gpu_time_percent": "Percent of GPU time spent by jobs using at most x GPUs",
+      "min": "Smallest gpu_num",
+      "q1": "First quartile of gpu_num (linear interpolation)",
+      "median": "Median gpu_num",
+      "q3": "Third quartile of gpu_num (linear interpolation)",
+      "max": "Largest gpu_num",
+      "lower_whisker": "Smallest gpu_num at or above q1 - 1.5 IQR",
+      "upper_whisker": "Largest gpu_num at or below q3 + 1.5 IQR",
+      "outliers": "Jobs outside the whiskers",
+      "bin": "Bin number, from 1; the last bin is open-ended",
+      "gpus_from": "Allocated GPUs at the start of the bin (inclusive)",
+      "gpus_to": "Allocated GPUs at the end of the bin (exclusive); NULL for the bin at or over capacity",
+      "mean_queue_s": "Mean published queueing delay, seconds",
+      "median_queue_s": "Median published queueing delay, seconds (exact)",
+      "p90_queue_s": "90th percentile of published queueing delay, seconds (exact)",
+      "queue_from": "Queueing delay at the start of the bin, seconds (inclusive)",
+      "queue_to": "Queueing delay at the end of the bin, seconds (exclusive); NULL for the open last bin",
+      "cancelled": "Jobs in the bin that were cancelled",
+      "cancelled_percent": "Percent of the bin's jobs that were cancelled; NULL for an empty bin",
+      "failed_gpu_time": "GPU time of failed jobs (TIMEOUT and NODE_FAIL included), GPU-seconds",
+      "cancelled_gpu_time": "GPU time of cancelled jobs, GPU-seconds",
+      "failed_share": "failed_gpu_time / gpu_time",
+      "cancelled_share": "cancelled_gpu_time / gpu_time",
+      "week": "Monday of the week the jobs ended, in the cluster's time zone",
+      "category": "Failure category from acmetrace.failure_reasons; NULL for failed jobs nobody classified",
+      "reason": "Failure reason from acmetrace.failure_reasons; NULL for failed jobs nobody classified",
+      "avg_gpus": "Average gpu_num",
+      "avg_minutes": "Average published duration, minutes",
+      "p50_s": "Median queueing delay (start - submit), seconds, within 0.5%",
+      "p90_s": "90th percentile of queueing delay, seconds, within 0.5%",
+      "p99_s": "99th percentile of queueing delay, seconds, within 0.5%",
+      "mean_s": "Mean queueing delay, seconds",
+      "max_s": "Largest queueing delay, seconds",
+      "bin_lo": "Lower edge of the bin (inclusive)",
+      "bin_hi": "Upper edge of the bin (exclusive, except 100 in the last bin)",
+      "series": "Number of GPUs (or servers) whose average falls in the bin",
+      "cumulative_percent": "Percent of GPUs in this bin or below",
+      "id": "Cluster name (the published file's id column)",
+      "job_num": "All jobs",
+      "cpu_job_num": "CPU jobs (gpu_num = 0)",
+      "gpu_job_num": "GPU jobs (gpu_num > 0)",
+      "avg_run_time_gpu": "Mean published duration of GPU jobs, seconds",
+      "avg_que_time_gpu": "Mean published queue of GPU jobs, seconds",
+      "avg_gpu_num": "Mean gpu_num of GPU jobs",
+      "med_run_time_gpu": "Median duration of GPU jobs (mean of the two middle values), seconds",
+      "med_que_time_gpu": "Median queue of GPU jobs, seconds",
+      "med_gpu_num": "Median gpu_num of GPU jobs",
+      "max_run_time_gpu": "Longest duration of a GPU job, seconds",
+      "max_gpu": "Largest gpu_num",
+      "complete_rate_gpu": "Share of GPU jobs with state COMPLETED",
+      "cancel_rate_gpu": "Share of GPU jobs with state CANCELLED",
+      "fail_rate_gpu": "1 - cancel_rate_gpu - complete_rate_gpu: FAILED, TIMEOUT and NODE_FAIL",
+      "complete_gpu_time": "GPU time (duration x gpu_num) of completed GPU jobs, GPU-seconds",
+      "cancel_gpu_time": "GPU time of cancelled GPU jobs, GPU-seconds",
+      "fail_gpu_time": "GPU time of all GPU jobs minus completed minus cancelled, GPU-seconds",
+      "complete_rate_gpu_time": "complete_gpu_time / GPU time of all GPU jobs",
+      "cancel_rate_gpu_time": "cancel_gpu_time / GPU time of all GPU jobs",
+      "fail_rate_gpu_time": "fail_gpu_time / GPU time of all GPU jobs",
+      "avg_run_time_cpu": "Mean duration of CPU jobs, seconds; NULL without CPU jobs",
+      "avg_que_time_cpu": "Mean queue of CPU jobs, seconds",
+      "med_run_time_cpu": "Median duration of CPU jobs, seconds",
+      "med_que_time_cpu": "Median queue of CPU jobs, seconds",
+      "complete_rate_cpu": "Share of CPU jobs with state COMPLETED",
+      "cancel_rate_cpu": "Share of CPU jobs with state CANCELLED",
+      "fail_rate_cpu": "1 - cancel_rate_cpu - complete_rate_cpu"
+    }$j$;
+    specific jsonb := $j${
+      "v_final_states_by_type.job_share": "Share of the type's GPU jobs in this state, 0..1",
+      "v_final_states_by_type.gpu_time_share": "Share of the type's GPU time spent by jobs in this state, 0..1",
+      "v_final_states.job_share": "Share of the cluster's GPU jobs in this state, 0..1",
+      "v_final_states.gpu_time_share": "Share of the cluster's GPU time spent by jobs in this state, 0..1",
+      "v_final_states.gpu_time": "GPU time in GPU-seconds: published gpu_time, else duration x gpu_num",
+      "v_type_distribution.job_share": "Share of the cluster's GPU jobs of this type, 0..1",
+      "v_type_distribution.gpu_time_share": "Share of the cluster's GPU time spent by this type, 0..1",
+      "v_duration_cdf.percent": "Percent of GPU jobs whose published duration is at most x seconds",
+      "v_queue_cdf.percent": "Percent of GPU jobs whose published queue is at most x seconds",
+      "v_gpu_num_cdf.x": "GPU count",
+      "v_queue_by_occupancy.jobs": "GPU jobs submitted while allocation was in this bin",
+      "v_failure_taxonomy.jobs": "Jobs with this category and reason (or failed and unclassified)",
+      "v_failure_taxonomy.gpu_time_percent": "Percent of the GPU time of all classified or failed jobs of the cluster",
+      "v_queue_delay.type": "Job type as published; NULL when the trace has no types",
+      "v_queue_delay.jobs": "Jobs that started (wait_s >= 0), CPU jobs included",
+      "v_gpu_util_histogram.bin": "Bin number: 1..10 for 0-10% .. 90-100%; 0 below 0 and 11 above 100 when present",
+      "v_gpu_util_histogram.percent": "Percent of GPUs whose average falls in the bin"
+    }$j$;
+    r record;
+    txt text;
+    missing text := '';
+BEGIN
+    FOR r IN
+        SELECT c.relname, a.attname
+          FROM pg_catalog.pg_class c
+          JOIN pg_catalog.pg_attribute a ON a.attrelid = c.oid AND a.attnum > 0 AND NOT a.attisdropped
+         WHERE c.relnamespace = 'acmetrace'::regnamespace AND c.relkind = 'v' AND c.relname LIKE 'v\_%'
+           AND pg_catalog.col_description(c.oid, a.attnum) IS NULL  -- views commented where defined
+         ORDER BY c.relname, a.attnum
+    LOOP
+        txt := coalesce(specific ->> (r.relname || '.' || r.attname), common ->> r.attname);
+        IF txt IS NULL THEN
+            missing := missing || ' ' || r.relname || '.' || r.attname;
+        ELSE
+            EXECUTE format('COMMENT ON COLUMN acmetrace.%I.%I IS %L', r.relname, r.attname, txt);
+        END IF;
+    END LOOP;
+    IF missing <> '' THEN
+        RAISE EXCEPTION 'view columns without a comment:%', missing
+            USING ERRCODE = 'invalid_object_definition';
+    END IF;
+END
+$do$;

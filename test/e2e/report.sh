@@ -1,0 +1,184 @@
+#!/usr/bin/env bash
+# bin/acmetrace-report: exit codes and messages, HTML escaping of user data,
+# and, in headless Chromium, every chart drawn with data, tick labels, axis
+# titles and a legend where it has several series.
+. "$(dirname "$0")/lib.sh"
+REPORT=${ACMETRACE_REPORT:-$ROOT/bin/acmetrace-report}   # or test an installed copy
+
+# run NAME ARGS...: the report's exit code in $rc, stderr in $err
+run() { local name=$1; shift; "$REPORT" "$@" >"$OUT/$name.stdout" 2>"$OUT/$name.stderr"; rc=$?; err=$(cat "$OUT/$name.stderr"); }
+# expect_fail NAME CODE MESSAGE-REGEX ARGS...
+expect_fail() {
+    local name=$1 code=$2 re=$3; shift 3
+    run "$name" "$@"
+    check_eq "$name: exit code" "$rc" "$code"
+    if grep -Eq "^acmetrace-report: $re" <<<"$err"; then ok "$name: message"; else bad "$name: message: $err"; fi
+    if [ -e "$OUT/$name.html" ]; then bad "$name: wrote a report"; else ok "$name: wrote no report"; fi
+}
+
+# ---- usage and environment errors
+expect_fail no_out 64 '--out FILE is required' --cluster x
+grep -q '^usage: acmetrace-report' "$OUT/no_out.stderr" && ok "bad usage prints the usage text" || bad "no usage text"
+expect_fail bad_option 64 'unknown argument: --bogus' --bogus --out "$OUT/bad_option.html"
+expect_fail unreachable 2 'cannot connect to the database' --db 'host=/nonexistent port=1' --out "$OUT/unreachable.html"
+# a PATH with bash and psql but no gnuplot
+mkdir -p "$OUT/bin"
+for t in bash dirname psql; do ln -sf "$(command -v "$t")" "$OUT/bin/$t"; done
+PATH="$OUT/bin" "$REPORT" --out "$OUT/no_gnuplot.html" 2>"$OUT/no_gnuplot.stderr"
+check_eq "no_gnuplot: exit code" "$?" 2
+grep -Eq '^acmetrace-report: gnuplot is not installed.*apt-get install gnuplot-nox' "$OUT/no_gnuplot.stderr" &&
+    ok "no_gnuplot: message" || bad "no_gnuplot: message: $(cat "$OUT/no_gnuplot.stderr")"
+
+dropdb --if-exists e2e_report_noext 2>/dev/null && createdb e2e_report_noext || bad "createdb"
+expect_fail no_extension 2 'the acmetrace extension is not installed.*CREATE EXTENSION acmetrace' \
+    --db dbname=e2e_report_noext --out "$OUT/no_extension.html"
+fresh_db e2e_report_empty
+expect_fail no_jobs 3 'no jobs are loaded' --out "$OUT/no_jobs.html"
+
+# ---- two generated clusters, failure reasons, GPU_UTIL for one, a hostile job type
+fresh_db e2e_report
+q -c "SELECT acmetrace.load_generated('alpha', 'seren', 20000, 42), acmetrace.load_generated('beta', 'kalos', 5000, 7)" >/dev/null ||
+    { bad "load_generated"; finish; }
+q >/dev/null <<'SQL' || bad "inserting the test rows"
+INSERT INTO acmetrace.jobs (cluster, job_id, type, state, gpu_num, node_num, cpu_num,
+                            submit_time, start_time, end_time, duration, queue, gpu_time)
+VALUES ('alpha', 'xss-1', '<b>x&y</b>', 'COMPLETED', 8, 1, 16, '2023-03-01 10:00+00',
+        '2023-03-01 10:00:10+00', '2023-03-01 11:00:10+00', 3600, 10, 28800);
+INSERT INTO acmetrace.failure_reasons (cluster, job_id, category, reason)
+SELECT cluster, job_id, CASE WHEN n % 2 = 0 THEN 'Infrastructure' ELSE 'Script' END,
+       CASE WHEN n % 2 = 0 THEN 'NVLink error' ELSE 'FileNotFoundError' END
+  FROM (SELECT cluster, job_id, row_number() OVER (ORDER BY job_id) AS n
+          FROM acmetrace.jobs WHERE cluster = 'alpha' AND final_state = 'FAILED' AND gpu_num > 0 LIMIT 6) f;
+SET acmetrace.cluster = 'alpha';
+SET acmetrace.metric = 'GPU_UTIL';
+INSERT INTO acmetrace.utilization_lines SELECT line FROM acmetrace.generate_util(32, 48, 7) line;
+SQL
+
+expect_fail unknown_cluster 3 'cluster "nosuch" is not loaded' --cluster alpha --cluster nosuch --out "$OUT/unknown_cluster.html"
+
+run report --db dbname=e2e_report --cluster alpha --cluster beta --out "$OUT/report.html"
+check_eq "report: exit code" "$rc" 0
+check_eq "report: silent on success" "$err$(cat "$OUT/report.stdout")" ""
+H="$OUT/report.html"
+[ -s "$H" ] || { bad "no report written"; finish; }
+check_eq "no temporary file left" "$(ls -A "$OUT" | grep -c '^\.acmetrace-report')" 0
+head -1 "$H" | grep -q '^<!DOCTYPE html>' && tail -1 "$H" | grep -q '^</html>' && ok "one complete HTML document" || bad "not a complete HTML document"
+if grep -Eiq "<link|<script|<img|<iframe|@import|src=|url\\([\"']?(https?:|//)|href=[\"'](https?:|//)" "$H"; then
+    bad "report loads external resources: $(grep -Eio "<link[^>]*|src=[^ ]*|@import[^;]*|href=[\"'](https?:|//)[^ ]*" "$H" | head -3)"
+else ok "self-contained: no external resources or scripts"; fi
+check_eq "header shows the acmetrace version" \
+    "$(grep -c "<dt>acmetrace</dt><dd>$(q -c 'SELECT acmetrace.version()') " "$H")" 1
+for h in 'Cluster summary' 'Job types' 'Final state by job type' 'GPUs per job by type' 'GPU time lost per job type' 'Queueing delay percentiles'; do
+    grep -q "<h3>$h" "$H" && ok "table: $h" || bad "table missing: $h"
+done
+check_eq "failure taxonomy only for the cluster with reasons" "$(grep -c '<h3>Failure taxonomy' "$H")" 1
+grep -q '<td align="left">NVLink error</td>' "$H" && ok "failure taxonomy lists the reasons" || bad "failure taxonomy lacks NVLink error"
+if [ "$(q -c "SELECT count(*) FROM pg_proc WHERE proname = 'trace_comparison'")" = 1 ]; then
+    grep -q '<h3>Trace comparison' "$H" && ok "table: Trace comparison" || bad "table missing: Trace comparison"
+else
+    grep -q 'no <code>acmetrace.trace_comparison()' "$H" && ok "trace comparison skipped with a note" || bad "no note for trace_comparison"
+fi
+
+# ---- escaping: the job type is user data
+check_eq "escaped job type in the tables" "$(grep -c '<td align="left">&lt;b&gt;x&amp;y&lt;/b&gt;</td>' "$H")" 5
+grep -q '&lt;b>x&amp;y&lt;/b>' "$H" && ok "escaped job type in the SVG text" || bad "job type not in the SVG text"
+check_eq "raw <b>x nowhere" "$(grep -c '<b>x' "$H")" 0
+
+# ---- the default: every loaded cluster
+run all --out "$OUT/all.html"
+check_eq "all clusters: exit code" "$rc" 0
+check_eq "all clusters: sections" "$(grep -o '<section class="cluster" id="cluster-[a-z]*"' "$OUT/all.html" | tr '\n' ' ')" \
+    '<section class="cluster" id="cluster-alpha" <section class="cluster" id="cluster-beta" '
+
+# ---- render in headless Chromium and measure every chart
+# The script reports per chart: size, plotted series, drawn marks beyond the
+# key samples, tick labels (texts with a digit outside the series), whether
+# the figure's axis titles are drawn, and all its texts.
+cp "$H" "$OUT/check.html"
+cat >>"$OUT/check.html" <<'EOF'
+<pre id="results"></pre>
+<script>
+window.addEventListener('load', function () {
+  var out = [];
+  document.querySelectorAll('figure.chart').forEach(function (fig) {
+    var svg = fig.querySelector('svg');
+    if (!svg) { out.push('chart ' + fig.id + ' nosvg'); return; }
+    var r = svg.getBoundingClientRect(), bb = svg.getBBox();
+    var groups = Array.from(svg.querySelectorAll('g[id*="gnuplot_plot_"]'));
+    var texts = Array.from(svg.querySelectorAll('text'));
+    var inSeries = function (t) { return groups.some(function (g) { return g.contains(t); }); };
+    var labels = texts.map(function (t) { return t.textContent.trim(); });
+    var ticks = texts.filter(function (t) { return !inSeries(t) && /[0-9]/.test(t.textContent); }).length;
+    var marks = 0, empty = 0, legend = 0;
+    groups.forEach(function (g) {
+      var n = 0, poly = g.querySelectorAll('polygon').length;
+      g.querySelectorAll('path').forEach(function (p) { n += ((p.getAttribute('d') || '').match(/[ML]/g) || []).length; });
+      n += poly + g.querySelectorAll('use').length;
+      if (Array.from(g.querySelectorAll('text')).some(function (t) { return t.textContent.trim() !== ''; })) {
+        legend++;
+        n -= poly ? 6 : 3;  // the key sample: a box (polygon + 5 points) or a line (2 points, maybe a point)
+      }
+      if (n < 1) empty++;
+      marks += Math.max(n, 0);
+    });
+    out.push(['chart', fig.id, 'w=' + Math.round(r.width), 'h=' + Math.round(r.height),
+              'bw=' + Math.round(bb.width), 'bh=' + Math.round(bb.height), 'series=' + groups.length,
+              'empty=' + empty, 'marks=' + marks, 'legend=' + legend, 'ticks=' + ticks,
+              'xlabel=' + (labels.indexOf(fig.dataset.xlabel) >= 0 ? 1 : 0),
+              'ylabel=' + (labels.indexOf(fig.dataset.ylabel) >= 0 ? 1 : 0),
+              'caption=' + (fig.querySelector('figcaption') ? 1 : 0),
+              'texts=' + labels.join('|')].join(' '));
+  });
+  out.push('page_height ' + document.documentElement.scrollHeight);
+  document.getElementById('results').textContent = out.join('\n') + '\nEND';
+});
+</script>
+EOF
+CHROME=(chromium --headless --no-sandbox --disable-gpu --hide-scrollbars --virtual-time-budget=5000)
+timeout 120 "${CHROME[@]}" --dump-dom "file://$OUT/check.html" >"$OUT/dom.html" 2>"$OUT/chromium.log" ||
+    bad "chromium --dump-dom failed: $(tail -3 "$OUT/chromium.log")"
+sed -n '/<pre id="results">/,/^END/p' "$OUT/dom.html" | sed 's/^<pre id="results">//' >"$OUT/results.txt"
+grep -q '^END' "$OUT/results.txt" && ok "chromium ran the measuring script" || bad "no results from chromium"
+
+# expected charts: 8 per cluster, plus the utilization histogram where GPU_UTIL was loaded
+want=''
+for c in alpha beta; do
+    for k in duration-cdf queue-cdf gpu-cdf state-jobs state-gputime occupancy cancelled lost-weekly; do want+="$k-$c "; done
+done
+want+='util-alpha '
+check_eq "charts drawn (ids)" "$(grep '^chart ' "$OUT/results.txt" | cut -d' ' -f2 | sort | tr '\n' ' ')" \
+    "$(tr ' ' '\n' <<<"$want" | grep . | sort | tr '\n' ' ')"
+check_eq "number of charts" "$(grep -c '^chart ' "$OUT/results.txt")" 17
+
+field() { sed -nE "s/.* $1=([^ ]*).*/\\1/p" <<<"$2"; }
+while read -r line; do
+    id=$(cut -d' ' -f2 <<<"$line"); why=''
+    for f in w h bw bh series marks ticks; do eval "$f=\$(field $f \"\$line\")"; done
+    [ "${w:-0}" -gt 0 ] && [ "${h:-0}" -gt 0 ] && [ "${bw:-0}" -gt 0 ] && [ "${bh:-0}" -gt 0 ] || why+=" zero size;"
+    [ "${series:-0}" -ge 1 ] || why+=" no series;"
+    [ "$(field empty "$line")" = 0 ] || why+=" $(field empty "$line") empty series;"
+    [ "${marks:-0}" -ge 4 ] || why+=" only ${marks:-0} marks;"
+    [ "${ticks:-0}" -ge 3 ] || why+=" only ${ticks:-0} tick labels;"
+    [ "$(field xlabel "$line")" = 1 ] || why+=" no x axis title;"
+    [ "$(field ylabel "$line")" = 1 ] || why+=" no y axis title;"
+    [ "$(field caption "$line")" = 1 ] || why+=" no caption;"
+    [ "${series:-0}" -lt 2 ] || [ "$(field legend "$line")" = "$series" ] || why+=" legend has $(field legend "$line") of $series series;"
+    if [ -z "$why" ]; then ok "chart $id: $series series, $marks marks, $ticks tick labels, axis titles"; else bad "chart $id:$why"; fi
+done < <(grep '^chart ' "$OUT/results.txt")
+
+# the duration CDF's legend names every job type of alpha (HTML-escaped in the dump)
+line=$(grep '^chart duration-cdf-alpha ' "$OUT/results.txt")
+while read -r t; do
+    e=$(sed -e 's/&/\&amp;/g' -e 's/</\&lt;/g' -e 's/>/\&gt;/g' <<<"$t")
+    grep -qF "|$e|" <<<"${line}|" && ok "duration CDF legend: $t" || bad "duration CDF legend lacks $t"
+done < <(q -c "SELECT DISTINCT type FROM acmetrace.jobs WHERE cluster = 'alpha' AND gpu_num > 0 ORDER BY 1")
+
+# ---- a full-page screenshot for people to look at
+height=$(sed -n 's/^page_height \([0-9]*\)$/\1/p' "$OUT/results.txt")
+[ "${height:-0}" -gt 1000 ] && ok "page is ${height}px tall" || bad "page height '${height:-}'"
+timeout 120 "${CHROME[@]}" --window-size="1280,${height:-6000}" --screenshot="$OUT/report.png" "file://$H" \
+    >>"$OUT/chromium.log" 2>&1 || bad "chromium --screenshot failed"
+size=$(stat -c %s "$OUT/report.png" 2>/dev/null || echo 0)
+[ "$size" -gt 100000 ] && ok "screenshot $OUT/report.png ($size bytes)" || bad "screenshot missing or tiny ($size bytes)"
+check_eq "screenshot is a PNG" "$(head -c 8 "$OUT/report.png" 2>/dev/null | od -An -tx1 | tr -d ' \n')" 89504e470d0a1a0a
+finish
