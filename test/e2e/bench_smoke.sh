@@ -1,19 +1,33 @@
 #!/usr/bin/env bash
 # The benchmark harness still works: 20,000 jobs and 100,000 utilization
-# samples, one repetition, and every method's output equal to (or within
-# the declared error of) the reference.  No timing is asserted.
+# samples, one repetition, a two-size scaling table, DuckDB included, and
+# every method's output equal to (or within the declared error of) the
+# reference.  No timing is asserted.
 . "$(dirname "$0")/lib.sh"
-if bash "$ROOT/bench/run" --jobs 20000 --util-rows 100000 --reps 1 --out "$OUT/BENCHMARKS.md" >"$OUT/bench.log" 2>&1; then
+if bash "$ROOT/bench/run" --jobs 20000 --util-rows 100000 --reps 1 --scale 5000,10000 \
+        --out "$OUT/BENCHMARKS.md" >"$OUT/bench.log" 2>&1; then
     ok "bench/run completes"
 else
     bad "bench/run failed: $(tail -5 "$OUT/bench.log")"
 fi
 md=$OUT/BENCHMARKS.md
-check_eq "occupancy vs queue rows in BENCHMARKS.md" "$(grep -c '^| occupancy vs queue |' "$md")" "3"
-check_eq "percentile methods (tdigest installed)" "$(grep -c '^| queue p50/p90/p99 by type |' "$md")" "5"
+# section HEADING-REGEX: the table rows of the section whose header matches
+section() { awk -v h="$1" '$0 ~ h { on = 1; next } on && /^\| --- / { next } on && /^\|/ { print; seen = 1; next } on && seen { exit }' "$md"; }
+main=$(section '^\| analysis \| method \| median ms')
+check_eq "occupancy vs queue methods" "$(grep -c '^| occupancy vs queue |' <<<"$main")" "4"
+check_eq "percentile methods (tdigest and DuckDB included)" "$(grep -c '^| queue p50/p90/p99 by type |' <<<"$main")" "8"
+check_eq "DuckDB methods" "$(grep -c '| DuckDB ' <<<"$main")" "8"
 check_eq "methods whose output differs from the reference" "$(grep -c 'DIFFERENT' "$md")" "0"
-check_eq "methods checked identical" "$(grep -c '| identical |$' "$md")" "4"
-check_eq "utilization rows in BENCHMARKS.md" "$(grep -c '^| utilization ' "$md")" "4"
-check_eq "sketch methods checked within 0.5%" "$(grep -c '| within 0.50% (largest ' "$md")" "2"
-check_eq "state sizes reported" "$(grep -c '^| delay_sketch stored (pg_column_size) | [0-9]' "$md")" "1"
+check_eq "methods checked identical" "$(grep -c '| identical |$' <<<"$main")" "5"
+check_eq "DuckDB exact methods equal to PostgreSQL's" "$(grep -c '| DuckDB .*| equal (largest difference ' <<<"$main")" "3"
+check_eq "utilization methods" "$(grep -c '^| utilization ' <<<"$main")" "6"
+check_eq "sketch methods checked within 0.5%" "$(grep -c '| within 0.50% (largest ' <<<"$main")" "2"
+check_eq "every row has a median" "$(grep -cvE '^\| [^|]+ \| [^|]+ \| [0-9]+\.[0-9] \|' <<<"$main")" "0"
+workers=$(section '^\| analysis \| method \| 2 workers')
+check_eq "PostgreSQL methods timed with 0 and 2 workers" "$(grep -cE '\| [0-9.]+ \| [0-9.]+ \| [0-9.]+ \|$' <<<"$workers")" "14"
+memory=$(section '^\| analysis \| method \| peak growth')
+check_eq "backend memory measured for every PostgreSQL method" "$(grep -cE '\| [0-9]+\.[0-9] \|$' <<<"$memory")" "12"
+scaling=$(section '^\| analysis \| method \| 5000 jobs \| 10000 jobs')
+check_eq "scaling rows with both sizes" "$(grep -cE '\| [0-9.]+ \| [0-9.]+ \| [0-9.]+ \|$' <<<"$scaling")" "8"
+check_eq "state sizes reported" "$(grep -c '^| delay_sketch stored (pg_column_size), largest job type | [0-9]' "$md")" "1"
 finish

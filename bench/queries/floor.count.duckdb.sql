@@ -1,0 +1,2 @@
+-- DuckDB: the floor, reading the same rows and doing nothing with them.
+SELECT count(*) FROM jobs WHERE cluster = 'seren'

@@ -1,0 +1,2 @@
+-- DuckDB: the same utilization samples, only counted.
+SELECT count(*) FROM utilization
