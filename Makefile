@@ -13,7 +13,9 @@ OBJS       = $(GLUE_SRCS:.c=.o) $(CORE_SRCS:.c=.o)
 # The install script is assembled from one file per concept.
 SQL_PARTS  = $(sort $(wildcard src/sql/*.sql))
 DATA_built = acmetrace--$(EXTVERSION).sql
-DATA       = $(wildcard acmetrace--*--*.sql)
+# Frozen install scripts of released versions and the upgrade scripts
+# between them (upgrade/README.md).
+DATA       = $(sort $(wildcard upgrade/acmetrace--*.sql))
 SCRIPTS    = bin/acmetrace-report
 
 REGRESS      = $(patsubst sql/%.sql,%,$(sort $(wildcard sql/*.sql)))
@@ -21,14 +23,22 @@ REGRESS_OPTS = --inputdir=. --outputdir=.
 
 PG_CPPFLAGS = -I$(srcdir)/src/core -DACMETRACE_VERSION='"$(EXTVERSION)"'
 PG_CFLAGS   = -Werror
-EXTRA_CLEAN = test/core/run_core results regression.diffs regression.out
+EXTRA_CLEAN = src/sql/.parts test/core/run_core results regression.diffs regression.out
 
 PG_CONFIG ?= pg_config
 PGXS := $(shell $(PG_CONFIG) --pgxs)
 include $(PGXS)
 
-acmetrace--$(EXTVERSION).sql: $(SQL_PARTS)
-	cat $^ > $@
+acmetrace--$(EXTVERSION).sql: $(SQL_PARTS) src/sql/.parts
+	cat $(SQL_PARTS) > $@
+
+# Rebuilds the script when a part is added or removed, not only edited.
+src/sql/.parts: FORCE
+	@echo $(SQL_PARTS) | cmp -s - $@ || echo $(SQL_PARTS) > $@
+.PHONY: FORCE
+
+# acmetrace.version() reports the version compiled in from the control file.
+src/acmetrace.o: acmetrace.control
 
 # Plain-C unit tests of the core: no server, no PostgreSQL headers.  Built
 # with AddressSanitizer and UndefinedBehaviorSanitizer, so the fuzz cases
@@ -41,3 +51,58 @@ test/core/run_core: $(CORE_TESTS) $(CORE_SRCS) $(wildcard src/core/*.h)
 .PHONY: check-core
 check-core: test/core/run_core
 	test/core/run_core
+
+# ---- installcheck-asan (test/asan/, doc/sanitizers.md) ----
+# Core tests and the whole pg_regress suite against acmetrace built with
+# AddressSanitizer + UBSan, in a private copy of the sources and of the
+# PostgreSQL tree under test/out/asan; the system install is not touched.
+.PHONY: installcheck-asan
+installcheck-asan:
+	PG_CONFIG='$(PG_CONFIG)' bash test/asan/run.sh
+# ---- end installcheck-asan ----
+
+# ---- fuzz (test/fuzz/, doc/fuzzing.md) ----
+# libFuzzer harnesses of the core's parsers and state readers, built with
+# clang, AddressSanitizer and UBSan.  `make fuzz` runs each for FUZZ_RUNS
+# executions (short, for CI) on a copy of its corpus under test/out/fuzz,
+# one TAP line per harness; `make fuzz FUZZ_RUNS=1000000` is the long run.
+# `make fuzz-seeds` rewrites the generated seeds (corpus/*/gen-*).
+FUZZ_CC      ?= clang-14
+FUZZ_RUNS    ?= 20000
+FUZZ_CFLAGS   = -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all \
+                -Wall -Wextra -Werror -Isrc/core
+FUZZ_TARGETS  = sketch_text sketch_decode occ_text occ_binary csv hist
+FUZZ_BINS     = $(FUZZ_TARGETS:%=test/fuzz/fuzz_%)
+
+# each harness links only the core file it fuzzes
+test/fuzz/fuzz_sketch_text test/fuzz/fuzz_sketch_decode: src/core/sketch.c
+test/fuzz/fuzz_occ_text test/fuzz/fuzz_occ_binary: src/core/occupancy.c
+test/fuzz/fuzz_csv: src/core/csvsplit.c
+test/fuzz/fuzz_hist: src/core/hist.c
+$(FUZZ_BINS): test/fuzz/fuzz_%: test/fuzz/fuzz_%.c $(wildcard src/core/*.h test/fuzz/*.h)
+	$(FUZZ_CC) $(FUZZ_CFLAGS) -o $@ $(filter %.c,$^) -lm
+
+test/fuzz/make_seeds: test/fuzz/make_seeds.c src/core/sketch.c src/core/occupancy.c src/core/hist.c \
+                      src/core/rng.c $(wildcard src/core/*.h)
+	$(CC) -std=c99 -O1 -g -Wall -Wextra -Werror -Isrc/core -o $@ $(filter %.c,$^) -lm
+
+.PHONY: fuzz fuzz-build fuzz-seeds fuzz-coverage fuzz-clean
+fuzz-build: $(FUZZ_BINS)
+
+fuzz:
+	MAKE='$(MAKE)' FUZZ_CC='$(FUZZ_CC)' bash test/fuzz/run.sh $(FUZZ_RUNS)
+
+fuzz-seeds: test/fuzz/make_seeds
+	mkdir -p $(FUZZ_TARGETS:%=test/fuzz/corpus/%)
+	test/fuzz/make_seeds test/fuzz/corpus
+
+# line and branch coverage the last `make fuzz` corpus reaches (llvm-cov)
+fuzz-coverage:
+	FUZZ_CC='$(FUZZ_CC)' bash test/fuzz/coverage.sh
+
+fuzz-clean:
+	rm -f $(FUZZ_BINS) test/fuzz/make_seeds
+	rm -rf test/out/fuzz
+
+clean: fuzz-clean
+# ---- end fuzz ----

@@ -66,6 +66,12 @@ array_arg(FunctionCallInfo fcinfo, int argno, const char *fn, const char *what, 
 	a = PG_GETARG_ARRAYTYPE_P(argno);
 	if (ARR_ELEMTYPE(a) != FLOAT8OID)
 		ereport(ERROR, (errcode(ERRCODE_DATATYPE_MISMATCH), errmsg("%s: %s must be float8[]", fn, what)));
+	/* flattening {{0,1},{2,3}} would silently change its meaning */
+	if (ARR_NDIM(a) > 1)
+		ereport(ERROR,
+				(errcode(ERRCODE_ARRAY_SUBSCRIPT_ERROR),
+				 errmsg("%s: %s must be a one-dimensional array, not %d-dimensional", fn, what, ARR_NDIM(a)),
+				 errhint("Pass a plain list such as '{0,1,2,4,8}'.")));
 	deconstruct_array(a, FLOAT8OID, sizeof(float8), FLOAT8PASSBYVAL, TYPALIGN_DOUBLE, &elems, &nulls, n);
 	out = palloc((*n + 1) * sizeof(double));
 	for (int i = 0; i < *n; i++)
@@ -106,7 +112,7 @@ same_array(FunctionCallInfo fcinfo, HistState *st, int argno, const char *fn, co
 		return;
 	not_null(fcinfo, argno, fn, what);
 	a = PG_GETARG_ARRAYTYPE_P(argno);
-	if (ARR_HASNULL(a) || ARR_ELEMTYPE(a) != FLOAT8OID ||
+	if (ARR_HASNULL(a) || ARR_ELEMTYPE(a) != FLOAT8OID || ARR_NDIM(a) > 1 ||
 		ArrayGetNItems(ARR_NDIM(a), ARR_DIMS(a)) != nwant ||
 		memcmp(ARR_DATA_PTR(a), want, nwant * sizeof(double)) != 0)
 		bad_arg(fn, psprintf("%s changed within one aggregate", what),
@@ -227,6 +233,24 @@ acmetrace_wcdf_trans(PG_FUNCTION_ARGS)
 	PG_RETURN_POINTER(st);
 }
 
+/* The aggregate a state belongs to, for combine's messages. */
+static const char *
+hist_fn(at_hist_kind kind)
+{
+	switch (kind)
+	{
+		case AT_HIST_EQUAL:
+			return "bins";
+		case AT_HIST_EDGES:
+			return "bins_at";
+		case AT_HIST_CDF:
+			return "cdf_at";
+		case AT_HIST_WCDF:
+			return "weighted_cdf_at";
+	}
+	return "bins";
+}
+
 Datum
 acmetrace_hist_combine(PG_FUNCTION_ARGS)
 {
@@ -251,11 +275,25 @@ acmetrace_hist_combine(PG_FUNCTION_ARGS)
 						 h->kind == AT_HIST_EDGES ? h->nparams : h->nin, at_cxt_mem, cxt) != 0)
 			ereport(ERROR, (errcode(ERRCODE_OUT_OF_MEMORY), errmsg("out of memory")));
 	}
+	/* the errors the transition function gives when it sees every row */
 	if (!at_hist_same_shape(&s1->h, &s2->h))
-		bad_arg("bins", "partial states have different bins or thresholds",
-				"Every row of a group must pass the same bins or thresholds.");
+	{
+		if (s2->h.kind == AT_HIST_EQUAL)
+			bad_arg("bins", "lo, hi and nbins changed within one aggregate", "Pass constants.");
+		else
+			bad_arg(hist_fn(s2->h.kind),
+					psprintf("%s changed within one aggregate", s2->h.kind == AT_HIST_EDGES ? "edges" : "thresholds"),
+					"Pass the same array to every row of a group (a constant, or the same column value).");
+	}
+	/* each partial total is finite, their sum need not be */
+	if (s1->h.kind == AT_HIST_WCDF && isinf(s1->h.wtotal + s2->h.wtotal))
+		ereport(ERROR,
+				(errcode(ERRCODE_NUMERIC_VALUE_OUT_OF_RANGE),
+				 errmsg("weighted_cdf_at: the total weight overflows float8")));
 	if (at_hist_merge(&s1->h, &s2->h) != 0)
-		ereport(ERROR, (errcode(ERRCODE_NUMERIC_VALUE_OUT_OF_RANGE), errmsg("bins: count overflows bigint")));
+		ereport(ERROR,
+				(errcode(ERRCODE_NUMERIC_VALUE_OUT_OF_RANGE),
+				 errmsg("%s: count overflows bigint", hist_fn(s1->h.kind))));
 	PG_RETURN_POINTER(s1);
 }
 

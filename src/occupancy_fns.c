@@ -129,7 +129,8 @@ acmetrace_mean_gpus(PG_FUNCTION_ARGS)
 				to;
 
 	get_window(fcinfo, 1, &from, &to);
-	PG_RETURN_FLOAT8(at_occ_integral(o->steps, o->nsteps, from, to) / (double) (to - from));
+	/* unsigned: 4714 BC to 294276 AD is more than INT64_MAX microseconds */
+	PG_RETURN_FLOAT8(at_occ_integral(o->steps, o->nsteps, from, to) / (double) ((uint64) to - (uint64) from));
 }
 
 Datum
@@ -146,5 +147,6 @@ acmetrace_allocation_rate(PG_FUNCTION_ARGS)
 				 errmsg("capacity must be positive, not %lld", (long long) capacity),
 				 errhint("acmetrace.clusters.gpu_capacity holds the known capacities (Seren 2288, Kalos 2416).")));
 	get_window(fcinfo, 2, &from, &to);
-	PG_RETURN_FLOAT8(at_occ_integral(o->steps, o->nsteps, from, to) / (double) (to - from) / (double) capacity);
+	PG_RETURN_FLOAT8(at_occ_integral(o->steps, o->nsteps, from, to) / (double) ((uint64) to - (uint64) from) /
+					 (double) capacity);
 }

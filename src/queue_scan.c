@@ -145,8 +145,9 @@ add_row(QScan *q, Datum *v, bool *isnull)
 		tdata = VARDATA_ANY(t);
 	}
 	/* a handful of types: try the group last seen with this length and
-	 * first and last byte, then search them all */
-	h = tnull ? 63 : (tlen * 7 + (tlen ? (uint8) tdata[0] + 3 * (uint8) tdata[tlen - 1] : 0)) % 63;
+	 * first and last byte, then search them all (unsigned: a type of 300 MB
+	 * would overflow int and index recent[] below 0) */
+	h = tnull ? 63 : (int) (((uint32) tlen * 7 + (tlen ? (uint8) tdata[0] + 3 * (uint8) tdata[tlen - 1] : 0)) % 63);
 	if (q->recent[h] != 0)
 	{
 		g = &q->groups[q->recent[h] - 1];

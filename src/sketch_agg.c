@@ -11,6 +11,7 @@
 
 #include "fmgr.h"
 #include "utils/builtins.h"
+#include "utils/float.h"
 #include "utils/memutils.h"
 
 #include "glue.h"
@@ -108,7 +109,7 @@ acmetrace_sketch_rollup_trans(PG_FUNCTION_ARGS)
 		st = new_state(cxt, in.alpha);
 	e = at_sk_merge(st, &in);
 	if (e != AT_SK_OK)
-		sk_raise(e, 0);
+		sk_raise(e, get_float8_nan());
 	at_sk_free(&in);
 	PG_RETURN_POINTER(st);
 }
@@ -132,7 +133,7 @@ acmetrace_sketch_combine(PG_FUNCTION_ARGS)
 		s1 = new_state(cxt, s2->alpha);
 	e = at_sk_merge(s1, s2);
 	if (e != AT_SK_OK)
-		sk_raise(e, 0);
+		sk_raise(e, get_float8_nan());
 	PG_RETURN_POINTER(s1);
 }
 

@@ -9,6 +9,8 @@
  */
 #include "postgres.h"
 
+#include <math.h>
+
 #include "fmgr.h"
 #include "lib/stringinfo.h"
 #include "libpq/pqformat.h"
@@ -72,8 +74,11 @@ sk_raise(at_sk_err e, double value)
 					 errhint("Leave NaN and infinite values out of the aggregate.")));
 			break;
 		case AT_SK_ESPAN:
+			/* merging has no one value to name */
 			ereport(ERROR,
 					(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
+					 isnan(value) ?
+					 errmsg("delay_sketch values span more than %d buckets", AT_SK_MAX_BUCKETS) :
 					 errmsg("delay_sketch values span more than %d buckets (value %g)", AT_SK_MAX_BUCKETS, value),
 					 errhint("Use a larger relative_error: at 0.005 a sketch spans 71 orders of magnitude, at 0.001 about 14.")));
 			break;
@@ -92,6 +97,8 @@ sk_raise(at_sk_err e, double value)
 		case AT_SK_ESUM:
 			ereport(ERROR,
 					(errcode(ERRCODE_NUMERIC_VALUE_OUT_OF_RANGE),
+					 isnan(value) ?
+					 errmsg("delay_sketch sum overflows float8") :
 					 errmsg("delay_sketch sum overflows float8 (value %g)", value),
 					 errhint("The values add up past 1.8e308; sketch them in a smaller unit or leave the huge ones out.")));
 			break;

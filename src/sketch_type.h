@@ -20,7 +20,7 @@ extern bytea *sk_flatten(const at_sketch *sk);
 /* Reads serialized bytes into sk (memory from cxt); ERROR with code if bad. */
 extern void sk_read(at_sketch *sk, const char *data, Size len, MemoryContext cxt, int code);
 
-/* Raises the ERROR for an at_sk_err from adding or merging. */
+/* Raises the ERROR for an at_sk_err from adding value, or merging (value NaN). */
 extern void sk_raise(at_sk_err e, double value);
 
 /*

@@ -11,6 +11,7 @@
 
 #include "fmgr.h"
 #include "funcapi.h"
+#include "mb/pg_wchar.h"
 #include "utils/builtins.h"
 #include "utils/memutils.h"
 #include "utils/timestamp.h"
@@ -69,7 +70,18 @@ get_cache(FunctionCallInfo fcinfo, text *header)
 	old = MemoryContextSwitchTo(c->header_cxt);
 	copy = palloc(len + 1);
 	memcpy(copy, VARDATA_ANY(header), len);
-	max = (size_t) len / 2 + 2;	/* a CSV of len bytes has at most len/2+1 fields */
+	/*
+	 * A header has at most one field more than it has commas (",,," has
+	 * four); over MaxAllocSize of fields, say so rather than fail to palloc.
+	 */
+	max = 2;
+	for (i = 0; i < len; i++)
+		max += copy[i] == ',';
+	if (max > MaxAllocSize / sizeof(at_field))
+		ereport(ERROR,
+				(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
+				 errmsg("header has %zu columns, more than the %zu unpivot can split",
+						max - 1, (size_t) (MaxAllocSize / sizeof(at_field) - 1))));
 	c->fields = palloc(sizeof(at_field) * max);
 	st = at_csv_split(copy, len, c->fields, max, &nf, &pos);
 	if (st != AT_CSV_OK)
@@ -140,8 +152,11 @@ acmetrace_unpivot(PG_FUNCTION_ARGS)
 	memcpy(c->line, VARDATA_ANY(line), len);
 
 	st = at_csv_split(c->line, len, c->fields, c->ncols + 1, &nf, &pos);
-	/* the time cell, for messages: split stops at the first comma anyway */
-	ts_text = pnstrdup(VARDATA_ANY(line), Min(len, 64));
+	/*
+	 * the time cell, for messages: split stops at the first comma anyway;
+	 * never half a character, which a client encoding could not convert
+	 */
+	ts_text = pnstrdup(VARDATA_ANY(line), pg_mbcliplen(VARDATA_ANY(line), len, 64));
 	ts_text[strcspn(ts_text, ",\r\n")] = '\0';
 	if (st == AT_CSV_TOO_MANY_FIELDS)
 		nf = c->ncols + 2;		/* reported as "more than" below */
@@ -184,7 +199,9 @@ acmetrace_unpivot(PG_FUNCTION_ARGS)
 				ereport(ERROR,
 						(errcode(ERRCODE_INVALID_TEXT_REPRESENTATION),
 						 errmsg("invalid value \"%s\" in column \"%s\"",
-								pnstrdup(c->fields[i].start, Min(c->fields[i].len, 64)), c->names[i]),
+								pnstrdup(c->fields[i].start,
+										 pg_mbcliplen(c->fields[i].start, (int) c->fields[i].len, 64)),
+								c->names[i]),
 						 errhint("Cells are decimal numbers; empty, NA and NaN mean no measurement.")));
 				break;
 			case AT_VALUE_OK:

@@ -13,5 +13,6 @@ apt-get install -y -qq --no-install-recommends \
     postgresql-15 postgresql-server-dev-15 postgresql-common postgresql-contrib \
     postgresql-15-tdigest \
     gnuplot-nox chromium fonts-dejavu-core \
+    clang-14 libclang-rt-14-dev llvm-14 \
     >/dev/null
 echo "install-deps: $(pg_config --version), $(gcc --version | head -1)"

@@ -49,6 +49,7 @@ at_csv_split(char *buf, size_t len, at_field *fields, size_t max_fields,
 		if (n == max_fields)
 		{
 			*err_pos = i;
+			*nfields = n;		/* the fields split so far, as csvsplit.h says */
 			return AT_CSV_TOO_MANY_FIELDS;
 		}
 

@@ -5,6 +5,7 @@
 
 #include "bigendian.h"
 
+#include <float.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -226,17 +227,30 @@ at_hist_merge(at_hist *dst, const at_hist *src)
 	return 0;
 }
 
+/*
+ * 1, or 0.5 for weights totalling over DBL_MAX / 2.  A weight is taken only
+ * while the total stays finite, but the addition can round the total down
+ * to DBL_MAX, and the slots, summed in another order, can then pass it and
+ * overflow: halved, they cannot.  Sane weights are not scaled at all.
+ */
+static double
+weight_scale(const at_hist *h)
+{
+	return h->kind == AT_HIST_WCDF && h->wtotal > DBL_MAX / 2 ? 0.5 : 1.0;
+}
+
 void
 at_hist_cdf(const at_hist *h, double *out, double *scratch)
 {
 	int64_t		c = 0;
 	double		w = 0;
+	double		sc = weight_scale(h);
 
 	/* cumulative count (or weight) through each distinct threshold */
 	for (int32_t j = 0; j < h->nparams; j++)
 	{
 		if (h->kind == AT_HIST_WCDF)
-			scratch[j] = (w += h->weights[j]);
+			scratch[j] = (w += h->weights[j] * sc);
 		else
 			scratch[j] = (double) (c += h->counts[j]);
 	}
@@ -245,7 +259,7 @@ at_hist_cdf(const at_hist *h, double *out, double *scratch)
 		int32_t		j = at_hist_cdf_slot(h->in[i], h->params, h->nparams);	/* params[j] == in[i] */
 
 		/* the notebook's len(v <= x) / len(v) * 100, in that order */
-		out[i] = scratch[j] / (h->kind == AT_HIST_WCDF ? h->wtotal : (double) h->n) * 100;
+		out[i] = scratch[j] / (h->kind == AT_HIST_WCDF ? h->wtotal * sc : (double) h->n) * 100;
 	}
 }
 
@@ -385,12 +399,13 @@ at_hist_decode(at_hist *h, const unsigned char *buf, size_t len, at_hist_mem_fn 
 				msg = "the total weight must be finite and not negative";
 			else
 			{
-				/* summed in another order, so allow for rounding */
-				double		ws = 0;
+				/* summed in another order, so allow for rounding (and see weight_scale) */
+				double		ws = 0,
+							sc = weight_scale(h);
 
 				for (uint32_t s = 0; s < nslots; s++)
-					ws += h->weights[s];
-				if (fabs(ws - h->wtotal) > 1e-9 * h->wtotal)
+					ws += h->weights[s] * sc;
+				if (fabs(ws - h->wtotal * sc) > 1e-9 * h->wtotal * sc)
 					msg = "the weights do not add up to the total weight";
 			}
 		}

@@ -324,17 +324,20 @@ at_occ_segments(const at_occ_step *s, size_t n, int64_t from, int64_t to, at_occ
 	int64_t		cur = from;
 	size_t		k = 0;
 
-	/* from <= cur < t <= to for every segment: the differences fit */
+	/*
+	 * from <= cur < t <= to for every segment, but timestamptz spans more
+	 * than INT64_MAX us: subtract as unsigned, which is exact here
+	 */
 	for (; i < n && s[i].t < to; i++)
 	{
 		out[k].gpus = level;
-		out[k].usec = s[i].t - cur;
+		out[k].usec = (uint64_t) s[i].t - (uint64_t) cur;
 		k++;
 		cur = s[i].t;
 		level = s[i].gpus;
 	}
 	out[k].gpus = level;
-	out[k].usec = to - cur;
+	out[k].usec = (uint64_t) to - (uint64_t) cur;
 	return k + 1;
 }
 
@@ -362,13 +365,14 @@ at_occ_integral(const at_occ_step *s, size_t n, int64_t from, int64_t to)
 	int64_t		cur = from;
 	double		sum = 0;
 
+	/* unsigned differences, as in at_occ_segments */
 	for (; i < n && s[i].t < to; i++)
 	{
-		sum += (double) level * (double) (s[i].t - cur);
+		sum += (double) level * (double) ((uint64_t) s[i].t - (uint64_t) cur);
 		cur = s[i].t;
 		level = s[i].gpus;
 	}
-	return sum + (double) level * (double) (to - cur);
+	return sum + (double) level * (double) ((uint64_t) to - (uint64_t) cur);
 }
 
 /* ---- serialized aggregate state ---- */

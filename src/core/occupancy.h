@@ -40,7 +40,7 @@ typedef struct at_occ_step
 typedef struct at_occ_level
 {
 	int64_t		gpus;
-	int64_t		usec;
+	uint64_t	usec;			/* unsigned: a window can outlast INT64_MAX us */
 } at_occ_level;
 
 typedef enum at_occ_row

@@ -593,9 +593,15 @@ at_sk_decode(at_sketch *sk, const unsigned char *buf, size_t len, at_sk_mem_fn m
 		}
 		else
 		{
-			if (v == 0 || v > 2 * (uint64_t) INDEX_LIMIT)
+			if (v == 0)
 			{
 				msg = "bucket indexes are not strictly increasing";
+				break;
+			}
+			/* a step this long would leave the range, whatever the start */
+			if (v > 2 * (uint64_t) INDEX_LIMIT)
+			{
+				msg = "bucket index is out of range";
 				break;
 			}
 			idx += (int64_t) v;

@@ -138,9 +138,11 @@ BEGIN
             USING ERRCODE = 'unique_violation',
                   HINT = 'Each job id must be unique within a cluster; check that the file was not concatenated twice.';
     END IF;
-    SELECT i.id, count(*) OVER () INTO dup, ndup
-      FROM unnest(ids) AS i(id) JOIN acmetrace.jobs j ON j.cluster = cl AND j.job_id = i.id
-     ORDER BY i.id LIMIT 1;
+    -- Plain aggregates, no LIMIT: with LIMIT 1 the planner rescanned the
+    -- ids once per loaded job (quadratic on a reloaded file).
+    SELECT min(i.id), count(*) INTO dup, ndup
+      FROM unnest(ids) AS i(id)
+     WHERE EXISTS (SELECT 1 FROM acmetrace.jobs j WHERE j.cluster = cl AND j.job_id = i.id);
     RAISE EXCEPTION 'cluster "%" already holds % of the % jobs in this file (first: job id "%"); nothing was loaded',
                     cl, ndup, cardinality(ids), dup
         USING ERRCODE = 'unique_violation',
@@ -149,6 +151,32 @@ END
 $$;
 COMMENT ON FUNCTION acmetrace._duplicate_error(text, text[]) IS
   'Raises the 23505 error of a load whose job ids (ids) repeat within the file or are already loaded in cluster cl.';
+
+-- Only the owner of acmetrace.jobs or of the database may ANALYZE it
+-- (PostgreSQL 15): a loader with plain INSERT rights leaves the statistics
+-- to autovacuum rather than getting a WARNING on every load.
+CREATE FUNCTION acmetrace._analyze_jobs(loaded bigint)
+RETURNS void
+LANGUAGE plpgsql
+AS $$
+BEGIN
+    -- ANALYZE locks out other ANALYZEs until commit, so concurrent loads
+    -- would queue behind each other: refresh only when the load at least
+    -- doubles the table since its last statistics (or there are none).
+    IF loaded < (SELECT c.reltuples FROM pg_catalog.pg_class c
+                   WHERE c.oid = 'acmetrace.jobs'::pg_catalog.regclass) THEN
+        RETURN;
+    END IF;
+    IF pg_catalog.pg_has_role((SELECT c.relowner FROM pg_catalog.pg_class c
+                                WHERE c.oid = 'acmetrace.jobs'::pg_catalog.regclass), 'USAGE')
+       OR pg_catalog.pg_has_role((SELECT d.datdba FROM pg_catalog.pg_database d
+                                   WHERE d.datname = pg_catalog.current_database()), 'USAGE') THEN
+        ANALYZE acmetrace.jobs;
+    END IF;
+END
+$$;
+COMMENT ON FUNCTION acmetrace._analyze_jobs(bigint) IS
+  'ANALYZE acmetrace.jobs after a load of loaded rows that at least doubles it, when the loading role may (table or database owner).';
 
 CREATE FUNCTION acmetrace._load_staged()
 RETURNS trigger
@@ -159,6 +187,7 @@ DECLARE
     cl     text := acmetrace._load_target(TG_ARGV[1], fmt);
     tz     text;
     sel    text;
+    loaded bigint;
 BEGIN
     SELECT c.time_zone INTO tz FROM acmetrace.clusters c WHERE c.cluster = cl;
     sel := CASE fmt
@@ -183,13 +212,14 @@ BEGIN
                     vc, mem_per_pod_gb, shared_mem_per_pod, fail_time, stop_time)
                  SELECT $1, ' || sel || ' FROM new_rows'
         USING cl, tz;
+        GET DIAGNOSTICS loaded = ROW_COUNT;
     EXCEPTION WHEN unique_violation THEN
         PERFORM acmetrace._duplicate_error(cl, ARRAY(SELECT n.job_id FROM new_rows n));
     END;
     EXECUTE format('DELETE FROM %I.%I', TG_TABLE_SCHEMA, TG_TABLE_NAME);
     -- Fresh statistics: without them the planner takes a just-loaded jobs
     -- table for a few rows and may re-run an aggregate per joined row.
-    ANALYZE acmetrace.jobs;
+    PERFORM acmetrace._analyze_jobs(loaded);
     RETURN NULL;
 END
 $$;

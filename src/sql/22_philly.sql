@@ -100,6 +100,7 @@ DECLARE
     v_tz     text;
     v_doc    json;
     v_kind   text;
+    v_loaded bigint;
 BEGIN
     -- Philly times carry no offset.  Default zone America/Los_Angeles: the
     -- cluster is Microsoft's (Redmond) and the trace's utilization files
@@ -224,6 +225,7 @@ BEGIN
                date_part('epoch', m.start_time - m.submit_time)::numeric,
                date_part('epoch', m.end_time - m.start_time)::numeric * m.gpu_num
           FROM mapped m;
+        GET DIAGNOSTICS v_loaded = ROW_COUNT;
     EXCEPTION WHEN unique_violation THEN
         PERFORM acmetrace._duplicate_error(v_cl, ARRAY(
             SELECT r.jobid FROM json_array_elements(v_doc) AS e(j)
@@ -238,7 +240,7 @@ BEGIN
      WHERE c.cluster = v_cl;
 
     EXECUTE format('DELETE FROM %I.%I', TG_TABLE_SCHEMA, TG_TABLE_NAME);
-    ANALYZE acmetrace.jobs;
+    PERFORM acmetrace._analyze_jobs(v_loaded);
     RETURN NULL;
 END
 $$;

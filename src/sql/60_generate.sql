@@ -30,6 +30,12 @@ BEGIN
         RAISE EXCEPTION 'load_generated arguments must not be NULL'
             USING ERRCODE = 'null_value_not_allowed';
     END IF;
+    -- An empty name would fall back to the loader's default cluster (seren).
+    IF cluster = '' THEN
+        RAISE EXCEPTION 'invalid cluster name ""'
+            USING ERRCODE = 'invalid_name',
+                  HINT = 'Cluster names are lower case letters, digits and _, starting with a letter, e.g. ''synth''.';
+    END IF;
     PERFORM pg_catalog.set_config('acmetrace.cluster', cluster, true);
     INSERT INTO acmetrace.trace_seren SELECT * FROM acmetrace.generate_jobs(profile, n, seed);
     GET DIAGNOSTICS loaded = ROW_COUNT;

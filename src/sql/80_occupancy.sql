@@ -162,7 +162,9 @@ AS $$
            CASE WHEN bins.b > 0 THEN lo + (hi - lo)::double precision * (bins.b - 1) / nbins END,
            CASE WHEN bins.b <= nbins THEN lo + (hi - lo)::double precision * bins.b / nbins END,
            coalesce(sum(lv.seconds), 0),
-           coalesce(sum(lv.seconds), 0) / extract(epoch FROM to_time - from_time)::double precision
+           coalesce(sum(lv.seconds), 0)
+               -- numeric epochs: the interval of a very wide window overflows
+               / (extract(epoch FROM to_time) - extract(epoch FROM from_time))::double precision
       FROM bins LEFT JOIN lv ON lv.b = bins.b
      GROUP BY bins.b
      ORDER BY bins.b

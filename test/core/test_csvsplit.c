@@ -52,6 +52,9 @@ test_csvsplit(void)
 	CHECK(split("\"ab\"x,1", MAXF) == AT_CSV_TEXT_AFTER_QUOTE && pos == 4, "text after closing quote");
 	CHECK(split("a\"b,c", MAXF) == AT_CSV_OK && field_is(0, "a\"b"), "quote inside an unquoted field is data");
 	CHECK(split("a,b,c", 2) == AT_CSV_TOO_MANY_FIELDS && pos == 4, "too many fields detected at the third");
+	/* fuzz regression (test/fuzz/corpus/csv/regress-too-many-fields-count) */
+	CHECK(split("a,b,c", 2) == AT_CSV_TOO_MANY_FIELDS && nf == 2, "too many fields: the two split so far are counted");
+	CHECK(split("a", 0) == AT_CSV_TOO_MANY_FIELDS && nf == 0 && pos == 0, "no room at all");
 	CHECK(split("a,b,c", 3) == AT_CSV_OK && nf == 3, "exactly max fields");
 	CHECK(split("a,b,", 2) == AT_CSV_TOO_MANY_FIELDS, "trailing comma counts against max");
 	CHECK(strcmp(at_csv_status_text(AT_CSV_UNTERMINATED_QUOTE), "unterminated quoted field") == 0, "status text");

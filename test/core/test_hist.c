@@ -1,4 +1,5 @@
 /* test_hist.c: bins and CDF states against brute force; the serial form. */
+#include <float.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -187,10 +188,44 @@ test_serial(void)
 		at_hist_free(&hs[k], tap_mem, NULL);
 }
 
+/*
+ * Fuzz regression (test/fuzz/corpus/hist/regress-wcdf-slots-past-dbl-max):
+ * each weight leaves the total finite, as weighted_cdf_at checks, because
+ * the additions round it down to DBL_MAX; the slots summed for the CDF, and
+ * by the reader, passed it: the CDF was infinite and the state refused.
+ */
+static void
+test_weights_at_dbl_max(void)
+{
+	at_hist		h,
+				back;
+	double		out[2],
+				scratch[2];
+	unsigned char *b;
+	const char *msg;
+
+	at_hist_init(&h, AT_HIST_WCDF, 0, 0, 0, (const double[]) {0, 1}, 2, tap_mem, NULL);
+	at_hist_add(&h, 0, DBL_MAX);
+	for (int i = 0; i < 6; i++)
+		at_hist_add(&h, 1, 2.6e291);
+	at_hist_cdf(&h, out, scratch);
+	CHECK(h.wtotal == DBL_MAX && out[0] == 100 && out[1] >= 100 && out[1] <= 100 * (1 + 1e-9),
+		  "weights summing past DBL_MAX: CDF %g, %g", out[0], out[1]);
+	b = malloc(at_hist_encoded_size(&h));
+	at_hist_encode(&h, b);
+	msg = at_hist_decode(&back, b, at_hist_encoded_size(&h), tap_mem, NULL);
+	CHECK(msg == NULL, "and their state reads back (%s)", msg ? msg : "ok");
+	if (msg == NULL)
+		at_hist_free(&back, tap_mem, NULL);
+	free(b);
+	at_hist_free(&h, tap_mem, NULL);
+}
+
 void
 test_hist(void)
 {
 	test_slots();
 	test_cdf();
 	test_serial();
+	test_weights_at_dbl_max();
 }

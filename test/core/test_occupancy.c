@@ -239,7 +239,7 @@ test_brute_force(void)
 		nseg = at_occ_merge_levels(lv, nseg);
 		for (i = 0; i < nseg; i++)
 		{
-			int64_t		usec = 0;
+			uint64_t	usec = 0;
 
 			for (t = from; t < to; t++)
 				if (level[t] == lv[i].gpus)
@@ -495,6 +495,35 @@ test_fingerprint(void)
 		  at_occ_fingerprint(a, 0) != at_occ_fingerprint(a, 1), "fingerprints differ for different steps");
 }
 
+/*
+ * Fuzz regression (test/fuzz/corpus/occ_text/regress-window-past-int64-max):
+ * timestamptz spans more than INT64_MAX microseconds, so the widest window
+ * the SQL functions take overflowed the int64 differences.
+ */
+static void
+test_widest_window(void)
+{
+	const int64_t tmin = INT64_C(-211813488000000000),	/* MIN_TIMESTAMP */
+				tend = INT64_C(9223371331200000000);	/* END_TIMESTAMP */
+	const uint64_t span = (uint64_t) (tend - 1) - (uint64_t) tmin;
+	at_occ_step s[] = {{1000, 8}, {2000, 0}};
+	at_occ_step far[] = {{tmin, 1}, {tend - 2, 0}};
+	at_occ_level lv[3];
+	size_t		n;
+
+	n = at_occ_segments(s, 2, tmin, tend - 1, lv);
+	CHECK(n == 3 && lv[0].usec + lv[1].usec + lv[2].usec == span && lv[1].gpus == 8 && lv[1].usec == 1000,
+		  "widest window: segments cover all %llu us", (unsigned long long) span);
+	qsort(lv, n, sizeof(at_occ_level), at_occ_level_cmp);
+	n = at_occ_merge_levels(lv, n);
+	CHECK(n == 2 && lv[0].gpus == 0 && lv[0].usec == span - 1000, "widest window: merged idle time past INT64_MAX");
+	CHECK(at_occ_integral(s, 2, tmin, tend - 1) == 8000.0, "widest window: integral");
+	n = at_occ_segments(far, 2, tmin, tend - 1, lv);
+	CHECK(n == 2 && lv[0].gpus == 1 && lv[0].usec == span - 1 && lv[1].usec == 1,
+		  "one segment longer than INT64_MAX us");
+	CHECK(at_occ_integral(far, 2, tmin, tend - 1) == (double) (span - 1), "its integral");
+}
+
 void
 test_occupancy(void)
 {
@@ -506,4 +535,5 @@ test_occupancy(void)
 	test_text();
 	test_text_fuzz();
 	test_fingerprint();
+	test_widest_window();
 }

@@ -1,0 +1,19 @@
+-- Queueing-delay percentiles through the sketch: the aggregate in SQL, the
+-- one-scan queue_percentiles, rollup of its sketches, and the view.
+SELECT s.cluster, s.type, acmetrace.count(s.sk) AS n,
+       acmetrace.percentiles(s.sk, '{0.5,0.9,0.99}') AS p, acmetrace.mean(s.sk) AS mean,
+       acmetrace.min(s.sk) AS min, acmetrace.max(s.sk) AS max,
+       acmetrace.rank_of(s.sk, 60) AS rank_60, md5(s.sk::text) AS sketch_md5
+  FROM (SELECT j.cluster, j.type, acmetrace.delay_sketch_agg(j.wait_s) AS sk
+          FROM acmetrace.jobs j WHERE j.wait_s >= 0
+         GROUP BY j.cluster, j.type) s
+ ORDER BY s.cluster COLLATE "C", s.type COLLATE "C";
+SELECT c.cluster, q.type, q.jobs, q.percentiles, md5(q.sketch::text) AS sketch_md5
+  FROM acmetrace.clusters c, LATERAL acmetrace.queue_percentiles(c.cluster, '{0.5,0.9,0.99,1}', true) q
+ ORDER BY c.cluster COLLATE "C", q.type COLLATE "C";
+SELECT c.cluster, acmetrace.percentiles(acmetrace.rollup(q.sketch), '{0.5,0.99}') AS p,
+       md5(acmetrace.rollup(q.sketch)::text) AS sketch_md5
+  FROM acmetrace.clusters c, LATERAL acmetrace.queue_percentiles(c.cluster) q
+ GROUP BY c.cluster
+ ORDER BY c.cluster COLLATE "C";
+SELECT * FROM acmetrace.queue_delay_summary ORDER BY cluster COLLATE "C", type COLLATE "C";

@@ -1,0 +1,56 @@
+#!/usr/bin/env bash
+# Line and branch coverage of the core files each harness reaches with the
+# corpus a run left in test/out/fuzz/<name>/corpus (run test/fuzz/run.sh
+# first), measured with clang's source-based coverage: the harnesses are
+# rebuilt with -fprofile-instr-generate into test/out/fuzz/cov/ and replay
+# the corpus once (-runs=0).  Prints one llvm-cov summary line per harness.
+#
+#   test/fuzz/coverage.sh [NAME...]
+set -eu
+cd "$(dirname "$0")/../.."
+
+targets=${*:-sketch_text sketch_decode occ_text occ_binary csv hist}
+cc=${FUZZ_CC:-clang-14}
+bin=/usr/lib/llvm-14/bin
+[ -x "$bin/llvm-cov" ] || bin=$(dirname "$(command -v llvm-cov)")
+out=test/out/fuzz/cov
+mkdir -p "$out"
+
+# the entry points each harness fuzzes, reported one by one
+entries_of() {
+	case $1 in
+		sketch_text) echo at_sk_parse at_sk_format at_sk_quantile at_sk_rank ;;
+		sketch_decode) echo at_sk_decode at_sk_encode at_sk_merge at_sk_check ;;
+		occ_text) echo at_occ_parse_text at_occ_check at_occ_at_hint at_occ_segments at_occ_integral ;;
+		occ_binary) echo at_occ_state_open at_occ_state_read at_occ_lists_check at_occ_sweep_runs at_occ_check ;;
+		csv) echo at_csv_split at_parse_value ;;
+		hist) echo at_hist_check_equal at_hist_check_edges at_hist_check_thresholds at_hist_decode at_hist_cdf ;;
+	esac
+}
+
+core_of() {
+	case $1 in
+		sketch_*) echo src/core/sketch.c ;;
+		occ_*) echo src/core/occupancy.c ;;
+		csv) echo src/core/csvsplit.c ;;
+		hist) echo src/core/hist.c ;;
+	esac
+}
+
+printf '%-14s %-22s %s\n' harness file "lines covered / branches covered"
+for t in $targets; do
+	core=$(core_of "$t")
+	corpus=test/out/fuzz/$t/corpus
+	[ -d "$corpus" ] || corpus=test/fuzz/corpus/$t
+	$cc -g -O1 -fsanitize=fuzzer -fprofile-instr-generate -fcoverage-mapping -Isrc/core \
+		-o "$out/fuzz_$t" test/fuzz/fuzz_"$t".c "$core" -lm
+	rm -f "$out/$t".profraw
+	LLVM_PROFILE_FILE="$out/$t.profraw" "$out/fuzz_$t" -runs=0 "$corpus" > "$out/$t.log" 2>&1
+	"$bin/llvm-profdata" merge -sparse "$out/$t.profraw" -o "$out/$t.profdata"
+	"$bin/llvm-cov" report "$out/fuzz_$t" -instr-profile="$out/$t.profdata" "$core" |
+		awk -v t="$t" -v f="$core" -v n="$(ls "$corpus" | wc -l)" '$1 ~ /\.c$/ {
+			printf "%-14s %-22s lines %s, branches %s (%s corpus files)\n", t, f, $10, $13, n }'
+	"$bin/llvm-cov" report -show-functions "$out/fuzz_$t" -instr-profile="$out/$t.profdata" "$core" |
+		awk -v want=" $(entries_of "$t") " 'index(want, " " $1 " ") {
+			printf "%-14s   %-35s lines %s, branches %s\n", "", $1, $7, $8 == 0 ? "(none)" : $10 }'
+done

@@ -1,0 +1,355 @@
+/*
+ * make_seeds.c: writes the generated seed corpora of the fuzz harnesses,
+ * test/fuzz/corpus/<harness>/gen-*, from valid values made with the core's
+ * own encoders (deterministic: the same files on every run, so re-running
+ * it changes nothing).  Hand-written seeds (hand-*) and crash regressions
+ * (regress-*) sit beside them and are not touched.
+ *
+ *   make fuzz-seeds        (or: test/fuzz/make_seeds test/fuzz/corpus)
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "hist.h"
+#include "occupancy.h"
+#include "rng.h"
+#include "sketch.h"
+
+static const char *root;
+static int	written;
+
+static void *
+mem(void *ctx, void *p, size_t n)
+{
+	(void) ctx;
+	if (n == 0)
+	{
+		free(p);
+		return NULL;
+	}
+	return calloc(1, n);
+}
+
+static void
+put(const char *dir, const char *name, const void *data, size_t len)
+{
+	char		path[512];
+	FILE	   *f;
+
+	snprintf(path, sizeof(path), "%s/%s/gen-%s", root, dir, name);
+	f = fopen(path, "wb");
+	if (f == NULL || fwrite(data, 1, len, f) != len || fclose(f) != 0)
+	{
+		perror(path);
+		exit(1);
+	}
+	written++;
+}
+
+static void
+put_text(const char *dir, const char *name, const char *text)
+{
+	put(dir, name, text, strlen(text));
+}
+
+/* ---- delay_sketch: text and binary forms of the same sketches ---- */
+
+static void
+sketch(const char *name, double alpha, const double *v, int n)
+{
+	at_sketch	sk;
+	size_t		len;
+	char	   *text;
+	unsigned char *bin;
+
+	at_sk_init(&sk, alpha, mem, NULL);
+	for (int i = 0; i < n; i++)
+		if (at_sk_add(&sk, v[i]) != AT_SK_OK)
+		{
+			fprintf(stderr, "make_seeds: %s: value %g refused\n", name, v[i]);
+			exit(1);
+		}
+	len = at_sk_format(&sk, NULL, 0);
+	text = malloc(len + 1);
+	at_sk_format(&sk, text, len + 1);
+	put("sketch_text", name, text, len);
+	bin = malloc(at_sk_encoded_bound(&sk));
+	put("sketch_decode", name, bin, at_sk_encode(&sk, bin));
+	free(text);
+	free(bin);
+	at_sk_free(&sk);
+}
+
+static void
+sketches(void)
+{
+	double		v[2000] = {0};
+	at_rng		r;
+	int			n;
+
+	at_rng_seed(&r, 1);
+	sketch("empty", AT_SK_DEFAULT_ERROR, v, 0);
+	v[0] = 0;
+	sketch("one-zero", AT_SK_DEFAULT_ERROR, v, 1);
+	v[0] = 3600;
+	sketch("one-value", AT_SK_DEFAULT_ERROR, v, 1);
+	for (n = 0; n < 40; n++)
+		v[n] = n % 7;
+	sketch("small-integers", AT_SK_DEFAULT_ERROR, v, n);
+	for (n = 0; n < 500; n++)
+		v[n] = floor(exp(6 + 3 * at_rng_normal(&r)));
+	sketch("lognormal-delays", AT_SK_DEFAULT_ERROR, v, n);
+	sketch("lognormal-err0.001", AT_SK_MIN_ERROR, v, n);
+	sketch("lognormal-err0.25", AT_SK_MAX_ERROR, v, n);
+	for (n = 0; n < 100; n++)
+		v[n] = at_rng_uniform(&r);
+	sketch("fractions", 0.01, v, n);
+	v[0] = 1e-300;
+	v[1] = 4.9e-324;
+	v[2] = 1e300;
+	v[3] = 0;
+	sketch("extremes-err0.25", AT_SK_MAX_ERROR, v, 4);
+	v[0] = 9007199254740993.0;
+	v[1] = 1e18;
+	v[2] = 2;
+	sketch("huge-integers", AT_SK_DEFAULT_ERROR, v, 3);
+	/* a span close to AT_SK_MAX_BUCKETS: 1e-35..1e35 at 0.01 */
+	for (n = 0; n < 71; n++)
+		v[n] = pow(10, n - 35);
+	sketch("wide-span", 0.01, v, n);
+	for (n = 0; n < 2000; n++)
+		v[n] = n % 3 == 0 ? 0 : (double) (at_rng_next(&r) % 100000);
+	sketch("mostly-zeros-and-seconds", AT_SK_DEFAULT_ERROR, v, n);
+}
+
+/* ---- occupancy: text, type binary form, aggregate state ---- */
+
+static int64_t
+be(uint8_t *p, uint64_t v)
+{
+	for (int k = 7; k >= 0; k--, v >>= 8)
+		p[k] = (uint8_t) v;
+	return 0;
+}
+
+static void
+occupancy(const char *name, const int64_t (*rows)[3], int nrows)
+{
+	at_occ_job	jobs[64];
+	at_occ_step ev[64],
+				steps[128];
+	int64_t		st[64],
+				et[64];
+	int32_t		sg[64],
+				eg[64];
+	at_occ_list starts = {st, sg, 0},
+				ends = {et, eg, 0};
+	size_t		nj = 0,
+				n,
+				len;
+	long long	nsteps;
+	char		text[128 * 64],
+			   *p = text;
+	uint8_t		bin[9 + 16 * 128],
+				state[AT_OCC_STATE_HEADER + 128 * AT_OCC_STATE_ENTRY];
+
+	/* as occupancy_agg: classify rows, sort the events, sweep */
+	for (int i = 0; i < nrows; i++)
+		if (at_occ_classify(rows[i][0], rows[i][1] != AT_OCC_NOEND, rows[i][1], (int32_t) rows[i][2],
+							&jobs[nj]) == AT_OCC_ROW_ADD)
+			nj++;
+	n = at_occ_start_events(jobs, nj, ev);
+	qsort(ev, n, sizeof(at_occ_step), at_occ_step_cmp);
+	at_occ_list_fill(&starts, ev, n);
+	n = at_occ_end_events(jobs, nj, ev);
+	qsort(ev, n, sizeof(at_occ_step), at_occ_step_cmp);
+	at_occ_list_fill(&ends, ev, n);
+	nsteps = at_occ_sweep_lists(&starts, &ends, steps);
+
+	/* occupancy_out's text, with times as the harness's stand-in reads them */
+	*p++ = '[';
+	for (long long i = 0; i < nsteps; i++)
+	{
+		if (steps[i].t == AT_OCC_NOBEGIN)
+			p += sprintf(p, "%s[\"-infinity\",%lld]", i ? "," : "", (long long) steps[i].gpus);
+		else
+			p += sprintf(p, "%s[\"%lld\",%lld]", i ? "," : "", (long long) steps[i].t, (long long) steps[i].gpus);
+	}
+	*p++ = ']';
+	*p = '\0';
+	put_text("occ_text", name, text);
+
+	/* occupancy_send's form */
+	bin[0] = 1;
+	be(bin + 1, (uint64_t) nsteps);
+	for (long long i = 0; i < nsteps; i++)
+	{
+		be(bin + 9 + 16 * i, (uint64_t) steps[i].t);
+		be(bin + 9 + 16 * i + 8, (uint64_t) steps[i].gpus);
+	}
+	snprintf(text, sizeof(text), "type-%s", name);
+	put("occ_binary", text, bin, 9 + 16 * (size_t) nsteps);
+
+	/* occupancy_agg's serialized state */
+	len = at_occ_state_size(starts.n, ends.n);
+	at_occ_state_write(state, &starts, &ends);
+	snprintf(text, sizeof(text), "state-%s", name);
+	put("occ_binary", text, state, len);
+}
+
+static void
+occupancies(void)
+{
+	/* start, end (AT_OCC_NOEND: running), gpus; times in microseconds */
+	static const int64_t none[][3] = {{0, 0, 0}};
+	static const int64_t one[][3] = {{1688169600000000, 1688173200000000, 8}};
+	static const int64_t overlap[][3] = {
+		{0, 10, 8}, {3, 6, 1}, {4, AT_OCC_NOEND, 2}, {9, 12, 5}, {10, 20, 8}, {12, 13, 1}
+	};
+	static const int64_t from_ever[][3] = {
+		{AT_OCC_NOBEGIN, 1000000, 4}, {-5000000, 5000000, 2}, {1000000, AT_OCC_NOEND, 4}
+	};
+	static const int64_t range_ends[][3] = {
+		{-211813488000000000, 0, 1}, {0, 9223371331199999999, 2}, {-1, 1, 2147483647}
+	};
+	int64_t		many[60][3];
+	at_rng		r;
+
+	occupancy("empty", none, 1);
+	occupancy("one-job", one, 1);
+	occupancy("overlapping", overlap, 6);
+	occupancy("from-minus-infinity", from_ever, 3);
+	occupancy("range-ends", range_ends, 3);
+	at_rng_seed(&r, 2);
+	for (int i = 0; i < 60; i++)
+	{
+		many[i][0] = 1688169600000000 + (int64_t) (at_rng_next(&r) % 86400) * 1000000;
+		many[i][1] = i % 9 == 0 ? AT_OCC_NOEND : many[i][0] + 1000000 * (int64_t) (1 + at_rng_next(&r) % 7200);
+		many[i][2] = (int64_t) (1 << (at_rng_next(&r) % 4));
+	}
+	occupancy("sixty-jobs", (const int64_t (*)[3]) many, 60);
+}
+
+/* ---- bins: serialized states, and argument arrays ---- */
+
+static void
+hist_state(const char *name, at_hist_kind kind, double lo, double hi, int32_t nbins,
+		   const double *params, int32_t np, const double *vals, int nv)
+{
+	at_hist		h;
+	unsigned char *b;
+	size_t		len;
+
+	if (at_hist_init(&h, kind, lo, hi, nbins, params, np, mem, NULL) != 0)
+		exit(1);
+	for (int i = 0; i < nv; i++)
+		at_hist_add(&h, vals[i], fabs(vals[(i + 1) % nv]) / 7);
+	len = at_hist_encoded_size(&h);
+	b = malloc(len);
+	at_hist_encode(&h, b);
+	put("hist", name, b, len);
+	free(b);
+	at_hist_free(&h, mem, NULL);
+}
+
+/* byte 0 (nbins + 4 for equal-width bins, or 0x80: nbins is the third double), then doubles */
+static void
+hist_arrays(const char *name, unsigned char first, const double *v, int n)
+{
+	unsigned char b[1 + 8 * 64];
+
+	b[0] = first;
+	for (int i = 0; i < n; i++)
+	{
+		uint64_t	u;
+
+		memcpy(&u, &v[i], 8);
+		be(b + 1 + 8 * i, u);
+	}
+	put("hist", name, b, 1 + 8 * (size_t) n);
+}
+
+static void
+hists(void)
+{
+	static const double edges[] = {0, 1, 2, 4, 8, 16, 1e9};
+	static const double thresholds[] = {8, 1, 2, 2, 0, -0.0, 1e9, -INFINITY, INFINITY};
+	double		vals[200];
+	at_rng		r;
+
+	at_rng_seed(&r, 3);
+	for (int i = 0; i < 200; i++)
+		vals[i] = i % 17 == 0 ? -1 : i % 23 == 0 ? 1e12 : floor(at_rng_uniform(&r) * 110);
+	hist_state("equal-empty", AT_HIST_EQUAL, 0, 100, 10, NULL, 0, vals, 0);
+	hist_state("equal-utilization", AT_HIST_EQUAL, 0, 100, 10, NULL, 0, vals, 200);
+	hist_state("equal-wider-than-dbl-max", AT_HIST_EQUAL, -1e308, 1e308, 4, NULL, 0, vals, 50);
+	hist_state("edges", AT_HIST_EDGES, 0, 0, 0, edges, 7, vals, 200);
+	hist_state("cdf", AT_HIST_CDF, 0, 0, 0, thresholds, 9, vals, 200);
+	hist_state("cdf-one-threshold", AT_HIST_CDF, 0, 0, 0, thresholds, 1, vals, 3);
+	hist_state("wcdf", AT_HIST_WCDF, 0, 0, 0, thresholds, 9, vals, 200);
+	hist_state("wcdf-empty", AT_HIST_WCDF, 0, 0, 0, edges, 7, vals, 0);
+
+	/*
+	 * weights whose total rounds down to DBL_MAX while the slots pass it
+	 * (a state at_hist_cdf and the reader once overflowed on)
+	 */
+	{
+		at_hist		h;
+		unsigned char *b;
+
+		at_hist_init(&h, AT_HIST_WCDF, 0, 0, 0, (const double[]) {0, 1}, 2, mem, NULL);
+		at_hist_add(&h, 0, 1.7976931348623157e308);
+		for (int i = 0; i < 6; i++)
+			at_hist_add(&h, 1, 2.6e291);
+		b = malloc(at_hist_encoded_size(&h));
+		at_hist_encode(&h, b);
+		put("hist", "wcdf-total-at-dbl-max", b, at_hist_encoded_size(&h));
+		free(b);
+		at_hist_free(&h, mem, NULL);
+	}
+
+	hist_arrays("args-equal-10-bins", 14, (const double[]) {0, 100, 5, 50, 99.99, 100, 101, -0.0}, 8);
+	hist_arrays("args-equal-1-bin", 5, (const double[]) {-1, 1, 0}, 3);
+	hist_arrays("args-equal-nbins-raw", 0x80, (const double[]) {0, 1, 1e-320, 0.5}, 4);
+	hist_arrays("args-edges", 0, edges, 7);
+	hist_arrays("args-thresholds", 0, thresholds, 9);
+	hist_arrays("args-nan-inf", 14, (const double[]) {NAN, INFINITY, -INFINITY, 0, 1}, 5);
+	hist_arrays("args-huge", 14, (const double[]) {-1.7976931348623157e308, 1.7976931348623157e308, 0, 1e308}, 4);
+	hist_arrays("args-denormal", 4 + 3, (const double[]) {0, 4.9e-324, 2.5e-324, 4.9e-324}, 4);
+}
+
+/* ---- the wide-utilization CSV lines ---- */
+
+static void
+csvs(void)
+{
+	char		line[4096],
+			   *p = line;
+	at_rng		r;
+
+	at_rng_seed(&r, 4);
+	put_text("csv", "philly-header", "time,machine_id,gpu0_util,gpu1_util,gpu2_util,gpu3_util\n");
+	put_text("csv", "philly-line", "2017-10-03 00:00:00 PDT,m29,60.8,NA,,100,\r\n");
+	put_text("csv", "quoted", "\"2023-07-01 00:00:00+00\",\"a,b\",\"say \"\"hi\"\"\",\"\", 1.5 ,\t-2e3\t");
+	put_text("csv", "numbers", "0,-0,+1,.5,5.,1e308,1e309,1e-400,0x10,inf,nan,NaN,na,1e,--1,1.2.3");
+	put_text("csv", "unterminated", "1,\"abc");
+	put_text("csv", "text-after-quote", "\"ab\"x,1");
+	p += sprintf(p, "2023-07-01 00:00:00");
+	for (int i = 0; i < 300; i++)
+		p += sprintf(p, ",%.1f", at_rng_uniform(&r) * 100);
+	put_text("csv", "wide-300", line);
+}
+
+int
+main(int argc, char **argv)
+{
+	root = argc > 1 ? argv[1] : "test/fuzz/corpus";
+	sketches();
+	occupancies();
+	hists();
+	csvs();
+	printf("make_seeds: %d seeds written under %s\n", written, root);
+	return 0;
+}
