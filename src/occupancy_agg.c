@@ -8,6 +8,9 @@
  * deserialize checks), else by the final function.  Combine keeps each
  * partial state's lists as a run; the final function sweeps the runs
  * together (src/core/occupancy.c).
+ *
+ * rollup(occupancy) sums step functions with the same state: each input
+ * becomes the jobs whose occupancy it is (at_occ_to_jobs).
  */
 #include "postgres.h"
 
@@ -33,6 +36,7 @@ PG_FUNCTION_INFO_V1(acmetrace_occupancy_combine);
 PG_FUNCTION_INFO_V1(acmetrace_occupancy_serialize);
 PG_FUNCTION_INFO_V1(acmetrace_occupancy_deserialize);
 PG_FUNCTION_INFO_V1(acmetrace_occupancy_final);
+PG_FUNCTION_INFO_V1(acmetrace_occupancy_rollup_trans);
 
 #define CHUNK_MIN 64
 #define CHUNK_MAX 65536
@@ -137,6 +141,35 @@ acmetrace_occupancy_trans(PG_FUNCTION_ARGS)
 					 errmsg("occupancy_agg: negative GPU count %d (start %s)", gpus, ts_text(start))));
 			break;
 	}
+	PG_RETURN_POINTER(st);
+}
+
+Datum
+acmetrace_occupancy_rollup_trans(PG_FUNCTION_ARGS)
+{
+	MemoryContext cxt = at_agg_context(fcinfo, "rollup_transfn");
+	OccState   *st = PG_ARGISNULL(0) ? NULL : (OccState *) PG_GETARG_POINTER(0);
+	const OccData *o;
+	at_occ_job *jobs;
+	long long	n;
+
+	if (st == NULL)
+		st = MemoryContextAllocZero(cxt, sizeof(OccState));
+	if (PG_ARGISNULL(1))
+		PG_RETURN_POINTER(st);
+	o = occ_arg(fcinfo, 1);
+	if (o->nsteps == 0)
+		PG_RETURN_POINTER(st);
+	jobs = MemoryContextAllocHuge(CurrentMemoryContext, (Size) o->nsteps * 2 * sizeof(at_occ_job));
+	n = at_occ_to_jobs(o->steps, o->nsteps, jobs, jobs + o->nsteps);
+	if (n < 0)
+		ereport(ERROR,
+				(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
+				 errmsg("rollup: an occupancy rises by more than %d GPUs in one step", PG_INT32_MAX),
+				 errhint("occupancy_agg never makes such a step; check where the value came from.")));
+	for (long long i = 0; i < n; i++)
+		add_job(cxt, st, &jobs[i]);
+	pfree(jobs);
 	PG_RETURN_POINTER(st);
 }
 

@@ -24,6 +24,58 @@ at_occ_classify(int64_t start, int has_end, int64_t end, int32_t gpus, at_occ_jo
 	return AT_OCC_ROW_ADD;
 }
 
+long long
+at_occ_to_jobs(const at_occ_step *s, size_t n, at_occ_job *out, at_occ_job *stack)
+{
+	int64_t		level = 0;
+	size_t		top = 0,
+				k = 0;
+
+	for (size_t i = 0; i < n; i++)
+	{
+		int64_t		fall;
+
+		if (s[i].gpus > level)
+		{
+			if (s[i].gpus - level > INT32_MAX)
+				return -1;
+			stack[top].start = s[i].t;
+			stack[top].end = AT_OCC_NOEND;
+			stack[top].gpus = (int32_t) (s[i].gpus - level);
+			stack[top].unused = 0;
+			top++;
+			level = s[i].gpus;
+			continue;
+		}
+		/* canonical: every step changes the level, so this is a fall */
+		fall = level - s[i].gpus;
+		level = s[i].gpus;
+		while (fall > 0 && top > 0)	/* top > 0 unless s is not canonical */
+		{
+			at_occ_job *j = &stack[top - 1];
+
+			out[k] = *j;
+			out[k].end = s[i].t;
+			if (j->gpus <= fall)
+			{
+				fall -= j->gpus;
+				top--;
+			}
+			else
+			{
+				/* the rest of the latest job goes on: split it */
+				out[k].gpus = (int32_t) fall;
+				j->gpus -= (int32_t) fall;
+				fall = 0;
+			}
+			k++;
+		}
+	}
+	while (top > 0)
+		out[k++] = stack[--top];
+	return (long long) k;
+}
+
 size_t
 at_occ_start_events(const at_occ_job *jobs, size_t n, at_occ_step *ev)
 {

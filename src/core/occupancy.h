@@ -107,6 +107,16 @@ typedef struct at_occ_list
 	size_t		n;
 } at_occ_list;
 
+/*
+ * A set of jobs whose occupancy is the canonical s[0..n): each rise of the
+ * level starts a job, each fall ends the latest started jobs first (splitting
+ * one if needed), so rollup(occupancy) can reuse occupancy_agg's state.
+ * Writes at most n jobs to out, using stack (room for n); jobs still
+ * holding GPUs at the end never end.  Returns the job count, or -1 if a rise
+ * is above INT32_MAX GPUs (a job holds an int32).
+ */
+extern long long at_occ_to_jobs(const at_occ_step *s, size_t n, at_occ_job *out, at_occ_job *stack);
+
 /* Jobs' start events / end events (gpus widened), to be sorted by t. */
 extern size_t at_occ_start_events(const at_occ_job *jobs, size_t n, at_occ_step *ev);
 extern size_t at_occ_end_events(const at_occ_job *jobs, size_t n, at_occ_step *ev);

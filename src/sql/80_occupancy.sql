@@ -96,6 +96,25 @@ CREATE AGGREGATE acmetrace.occupancy_agg(start_time timestamptz, end_time timest
 COMMENT ON AGGREGATE acmetrace.occupancy_agg(timestamptz, timestamptz, integer) IS
   'GPUs allocated over time by jobs holding gpus over [start_time, end_time); releases count before allocations at the same instant. Rows with NULL start_time or gpus, or 0 GPUs, are ignored; NULL end_time holds for ever; end_time < start_time is an error. No rows give the empty occupancy [].';
 
+-- The sum of stored occupancies (shards, months, clusters): the same state,
+-- each value entered as the jobs whose occupancy it is.
+CREATE FUNCTION acmetrace._occupancy_rollup_trans(internal, acmetrace.occupancy)
+RETURNS internal
+AS 'MODULE_PATHNAME', 'acmetrace_occupancy_rollup_trans'
+LANGUAGE C IMMUTABLE PARALLEL SAFE;
+
+CREATE AGGREGATE acmetrace.rollup(acmetrace.occupancy) (
+    SFUNC = acmetrace._occupancy_rollup_trans,
+    STYPE = internal,
+    FINALFUNC = acmetrace._occupancy_final,
+    COMBINEFUNC = acmetrace._occupancy_combine,
+    SERIALFUNC = acmetrace._occupancy_serialize,
+    DESERIALFUNC = acmetrace._occupancy_deserialize,
+    PARALLEL = SAFE
+);
+COMMENT ON AGGREGATE acmetrace.rollup(acmetrace.occupancy) IS
+  'Sum of occupancies: GPUs allocated at each instant by all of them, exactly occupancy_agg over the union of their jobs. NULLs are skipped; no rows give the empty occupancy [].';
+
 -- Accessors.
 CREATE FUNCTION acmetrace.gpus_at(occ acmetrace.occupancy, at timestamptz)
 RETURNS bigint

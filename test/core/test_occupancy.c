@@ -524,6 +524,123 @@ test_widest_window(void)
 	CHECK(at_occ_integral(far, 2, tmin, tend - 1) == (double) (span - 1), "its integral");
 }
 
+/* Jobs as rows for make_lists: (start, end or -1 if running, gpus). */
+static size_t
+jobs_as_rows(const at_occ_job *jobs, size_t n, int64_t (*rows)[3])
+{
+	for (size_t i = 0; i < n; i++)
+	{
+		rows[i][0] = jobs[i].start;
+		rows[i][1] = jobs[i].end == AT_OCC_NOEND ? -1 : jobs[i].end;
+		rows[i][2] = jobs[i].gpus;
+	}
+	return n;
+}
+
+/*
+ * at_occ_to_jobs: the jobs it makes sweep back to the same steps (random
+ * step functions, several summed like rollup does), never more than n jobs;
+ * a rise above INT32_MAX is refused.
+ */
+static void
+test_to_jobs(void)
+{
+	at_rng		r;
+	int			ok_same = 1,
+				ok_bound = 1,
+				ok_sum = 1;
+
+	at_rng_seed(&r, 11);
+	for (int round = 0; round < 300; round++)
+	{
+		at_occ_step a[40],
+					b[40],
+					back[200],
+					sum[200];
+		at_occ_job	ja[40],
+					jb[40],
+					stack[40];
+		int64_t		rows[80][3],
+					level = 0,
+					t = (int64_t) (at_rng_next(&r) % 5) - 2;
+		size_t		na = 0,
+					nb = 0,
+					nrows;
+		long long	ka,
+					kb;
+
+		/* two canonical step functions on interleaved times */
+		for (int i = 0; i < 40; i++)
+		{
+			int64_t		next;
+
+			t += 1 + (int64_t) (at_rng_next(&r) % 3);
+			do
+				next = (int64_t) (at_rng_next(&r) % 12);
+			while (next == level);
+			if (i == 39 && at_rng_next(&r) % 2)
+				next = 0;
+			level = next;
+			if (at_rng_next(&r) % 2)
+				a[na++] = (at_occ_step) {t, level};
+			else
+				b[nb++] = (at_occ_step) {t, level};
+		}
+		/* a and b as separate functions: drop steps that repeat a level */
+		{
+			size_t		k = 0;
+			int64_t		prev = 0;
+
+			for (size_t i = 0; i < na; i++)
+				if (a[i].gpus != prev)
+					prev = (a[k++] = a[i]).gpus;
+			na = k;
+			k = 0;
+			prev = 0;
+			for (size_t i = 0; i < nb; i++)
+				if (b[i].gpus != prev)
+					prev = (b[k++] = b[i]).gpus;
+			nb = k;
+		}
+		ka = at_occ_to_jobs(a, na, ja, stack);
+		kb = at_occ_to_jobs(b, nb, jb, stack);
+		if (ka < 0 || kb < 0 || (size_t) ka > na || (size_t) kb > nb)
+		{
+			ok_bound = 0;
+			continue;
+		}
+		nrows = jobs_as_rows(ja, (size_t) ka, rows);
+		if (!steps_are(back, sweep((const int64_t (*)[3]) rows, nrows, back), (const int64_t (*)[2]) a, na))
+			ok_same = 0;
+		nrows += jobs_as_rows(jb, (size_t) kb, rows + nrows);
+		/* the sum, instant by instant, against the jobs' sweep */
+		{
+			size_t		ns = sweep((const int64_t (*)[3]) rows, nrows, sum);
+
+			for (int64_t x = -5; x < 200; x++)
+				if (at_occ_at(sum, ns, x) != at_occ_at(a, na, x) + at_occ_at(b, nb, x))
+					ok_sum = 0;
+		}
+	}
+	CHECK(ok_bound, "to_jobs: at most one job per step");
+	CHECK(ok_same, "to_jobs: the jobs sweep back to the same steps");
+	CHECK(ok_sum, "to_jobs: two functions' jobs sweep to their sum at every instant");
+	{
+		at_occ_step big[] = {{10, INT64_C(3000000000)}, {20, 0}};
+		at_occ_step ok2[] = {{AT_OCC_NOBEGIN, INT32_MAX}, {5, INT64_C(4294967294)}, {9, 1}};
+		at_occ_job	out[3],
+					stack[3];
+
+		CHECK(at_occ_to_jobs(big, 2, out, stack) == -1, "to_jobs: a rise of 3e9 GPUs is refused");
+		/* the fall at 9 ends the job of 5 and part of the one from -infinity */
+		CHECK(at_occ_to_jobs(ok2, 3, out, stack) == 3 &&
+			  out[0].start == 5 && out[0].end == 9 && out[0].gpus == INT32_MAX &&
+			  out[1].start == AT_OCC_NOBEGIN && out[1].end == 9 && out[1].gpus == INT32_MAX - 1 &&
+			  out[2].start == AT_OCC_NOBEGIN && out[2].end == AT_OCC_NOEND && out[2].gpus == 1,
+			  "to_jobs: rises of INT32_MAX from -infinity, LIFO falls, a split, a running job");
+	}
+}
+
 void
 test_occupancy(void)
 {
@@ -536,4 +653,5 @@ test_occupancy(void)
 	test_text_fuzz();
 	test_fingerprint();
 	test_widest_window();
+	test_to_jobs();
 }

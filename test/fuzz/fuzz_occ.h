@@ -143,6 +143,35 @@ occ_queries(const at_occ_step *s, size_t n, const int64_t *pts, size_t npts)
 		qsort(t, nt, sizeof(int64_t), occ_cmp_i64);
 	}
 
+	/* rollup's view of the function: jobs whose levels add up to it */
+	{
+		at_occ_job *jobs = malloc((2 * n + 1) * sizeof(at_occ_job));
+		long long	k = at_occ_to_jobs(s, n, jobs, jobs + n);
+		int			big = 0;
+
+		for (size_t i = 0; i < n; i++)
+			if (s[i].gpus - (i ? s[i - 1].gpus : 0) > INT32_MAX)
+				big = 1;
+		FUZZ_CHECK((k < 0) == big, "to_jobs returned %lld, a rise above INT32_MAX: %d", k, big);
+		FUZZ_CHECK(k <= (long long) n, "%lld jobs from %zu steps", k, n);
+		for (size_t i = 0; k > 0 && i < nt && i < 64; i++)
+		{
+			int64_t		sum = 0;
+
+			if (t[i] == AT_OCC_NOEND)	/* jobs run until, not at, infinity */
+				continue;
+			for (long long j = 0; j < k; j++)
+			{
+				FUZZ_CHECK(jobs[j].gpus > 0 && jobs[j].start < jobs[j].end, "job %lld is empty", j);
+				if (jobs[j].start <= t[i] && t[i] < jobs[j].end)
+					sum += jobs[j].gpus;
+			}
+			FUZZ_CHECK(sum == occ_brute_at(s, n, t[i]), "jobs hold %lld GPUs at %lld, the steps %lld",
+					   (long long) sum, (long long) t[i], (long long) occ_brute_at(s, n, t[i]));
+		}
+		free(jobs);
+	}
+
 	/* windows between the sorted finite instants: a few, wide and narrow */
 	{
 		size_t		lo = 0,
