@@ -13,8 +13,8 @@ OBJS       = $(GLUE_SRCS:.c=.o) $(CORE_SRCS:.c=.o)
 # The install script is assembled from one file per concept.
 SQL_PARTS  = $(sort $(wildcard src/sql/*.sql))
 DATA_built = acmetrace--$(EXTVERSION).sql
-# Frozen install scripts of released versions and the upgrade scripts
-# between them (upgrade/README.md).
+# The first release's install script, frozen, and the upgrade scripts
+# from each release to the next (upgrade/README.md).
 DATA       = $(sort $(wildcard upgrade/acmetrace--*.sql))
 SCRIPTS    = bin/acmetrace-report
 

@@ -285,15 +285,19 @@ acmetrace_hist_combine(PG_FUNCTION_ARGS)
 					psprintf("%s changed within one aggregate", s2->h.kind == AT_HIST_EDGES ? "edges" : "thresholds"),
 					"Pass the same array to every row of a group (a constant, or the same column value).");
 	}
-	/* each partial total is finite, their sum need not be */
-	if (s1->h.kind == AT_HIST_WCDF && isinf(s1->h.wtotal + s2->h.wtotal))
-		ereport(ERROR,
-				(errcode(ERRCODE_NUMERIC_VALUE_OUT_OF_RANGE),
-				 errmsg("weighted_cdf_at: the total weight overflows float8")));
-	if (at_hist_merge(&s1->h, &s2->h) != 0)
-		ereport(ERROR,
-				(errcode(ERRCODE_NUMERIC_VALUE_OUT_OF_RANGE),
-				 errmsg("%s: count overflows bigint", hist_fn(s1->h.kind))));
+	switch (at_hist_merge(&s1->h, &s2->h))
+	{
+		case -1:
+			ereport(ERROR,
+					(errcode(ERRCODE_NUMERIC_VALUE_OUT_OF_RANGE),
+					 errmsg("%s: count overflows bigint", hist_fn(s1->h.kind))));
+			break;
+		case -2:
+			ereport(ERROR,
+					(errcode(ERRCODE_NUMERIC_VALUE_OUT_OF_RANGE),
+					 errmsg("weighted_cdf_at: the total weight overflows float8")));
+			break;
+	}
 	PG_RETURN_POINTER(s1);
 }
 

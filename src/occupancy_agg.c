@@ -157,9 +157,7 @@ acmetrace_occupancy_rollup_trans(PG_FUNCTION_ARGS)
 		st = MemoryContextAllocZero(cxt, sizeof(OccState));
 	if (PG_ARGISNULL(1))
 		PG_RETURN_POINTER(st);
-	o = occ_arg(fcinfo, 1);
-	if (o->nsteps == 0)
-		PG_RETURN_POINTER(st);
+	o = occ_read(PG_GETARG_DATUM(1));
 	jobs = MemoryContextAllocHuge(CurrentMemoryContext, (Size) o->nsteps * 2 * sizeof(at_occ_job));
 	n = at_occ_to_jobs(o->steps, o->nsteps, jobs, jobs + o->nsteps);
 	if (n < 0)
@@ -170,6 +168,8 @@ acmetrace_occupancy_rollup_trans(PG_FUNCTION_ARGS)
 	for (long long i = 0; i < n; i++)
 		add_job(cxt, st, &jobs[i]);
 	pfree(jobs);
+	if ((Pointer) o != DatumGetPointer(PG_GETARG_DATUM(1)))
+		pfree((void *) o);
 	PG_RETURN_POINTER(st);
 }
 

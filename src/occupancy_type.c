@@ -253,6 +253,15 @@ occ_validate(const OccData *o)
 }
 
 const OccData *
+occ_read(Datum d)
+{
+	OccData    *o = (OccData *) PG_DETOAST_DATUM(d);
+
+	occ_validate(o);
+	return o;
+}
+
+const OccData *
 occ_arg(FunctionCallInfo fcinfo, int argno)
 {
 	Datum		d = PG_GETARG_DATUM(argno);

@@ -50,6 +50,13 @@ extern void occ_check_steps(const at_occ_step *steps, Size n, int errcode);
  */
 extern const OccData *occ_arg(FunctionCallInfo fcinfo, int argno);
 
+/*
+ * The occupancy in d, detoasted (copied only if stored toasted) and
+ * validated, without occ_arg's cache: for aggregates, where every row is
+ * another value.  Free it if it is not DatumGetPointer(d).
+ */
+extern const OccData *occ_read(Datum d);
+
 /* After occ_arg: the cached lookup hint (see at_occ_at_hint). */
 extern size_t *occ_arg_hint(FunctionCallInfo fcinfo);
 

@@ -117,11 +117,26 @@ get_cache(FunctionCallInfo fcinfo, text *header)
 	return c;
 }
 
+/*
+ * A line's first cell, for messages only, so made on the error path: at
+ * most 64 bytes and never half a character, which a client encoding could
+ * not convert.
+ */
+static char *
+line_label(const text *line)
+{
+	const char *s = VARDATA_ANY(line);
+	char	   *label = pnstrdup(s, pg_mbcliplen(s, VARSIZE_ANY_EXHDR(line), 64));
+
+	label[strcspn(label, ",\r\n")] = '\0';
+	return label;
+}
+
 /* Error context: name the line being unpivoted by its first cell. */
 static void
 unpivot_context(void *arg)
 {
-	errcontext("acmetrace.unpivot, line at \"%s\"", (char *) arg);
+	errcontext("acmetrace.unpivot, line at \"%s\"", line_label((const text *) arg));
 }
 
 Datum
@@ -135,7 +150,6 @@ acmetrace_unpivot(PG_FUNCTION_ARGS)
 	size_t		nf,
 				pos;
 	at_csv_status st;
-	char	   *ts_text;
 	Datum		values[3];
 	bool		nulls[3] = {false, false, false};
 	ErrorContextCallback errcb;
@@ -152,18 +166,12 @@ acmetrace_unpivot(PG_FUNCTION_ARGS)
 	memcpy(c->line, VARDATA_ANY(line), len);
 
 	st = at_csv_split(c->line, len, c->fields, c->ncols + 1, &nf, &pos);
-	/*
-	 * the time cell, for messages: split stops at the first comma anyway;
-	 * never half a character, which a client encoding could not convert
-	 */
-	ts_text = pnstrdup(VARDATA_ANY(line), pg_mbcliplen(VARDATA_ANY(line), len, 64));
-	ts_text[strcspn(ts_text, ",\r\n")] = '\0';
 	if (st == AT_CSV_TOO_MANY_FIELDS)
 		nf = c->ncols + 2;		/* reported as "more than" below */
 	else if (st != AT_CSV_OK)
 		ereport(ERROR,
 				(errcode(ERRCODE_BAD_COPY_FILE_FORMAT),
-				 errmsg("malformed line at \"%s\": %s at byte %zu", ts_text, at_csv_status_text(st), pos + 1)));
+				 errmsg("malformed line at \"%s\": %s at byte %zu", line_label(line), at_csv_status_text(st), pos + 1)));
 	/* one trailing comma (Philly) is an empty extra cell, not data */
 	if (nf == (size_t) c->ncols + 1 && st == AT_CSV_OK && c->fields[nf - 1].len == 0 && !c->fields[nf - 1].quoted)
 		nf--;
@@ -171,12 +179,12 @@ acmetrace_unpivot(PG_FUNCTION_ARGS)
 		ereport(ERROR,
 				(errcode(ERRCODE_BAD_COPY_FILE_FORMAT),
 				 errmsg("line at \"%s\" has %s%zu cells, the header has %d",
-						ts_text, nf > (size_t) c->ncols + 1 ? "more than " : "",
+						line_label(line), nf > (size_t) c->ncols + 1 ? "more than " : "",
 						nf > (size_t) c->ncols + 1 ? (size_t) c->ncols + 1 : nf, c->ncols),
 				 errhint("Every line needs one cell per header column; leave a cell empty for a missing value.")));
 
 	errcb.callback = unpivot_context;
-	errcb.arg = ts_text;
+	errcb.arg = line;
 	errcb.previous = error_context_stack;
 	error_context_stack = &errcb;
 

@@ -215,6 +215,9 @@ at_hist_merge(at_hist *dst, const at_hist *src)
 {
 	if (dst->n > INT64_MAX - src->n)
 		return -1;
+	/* each total is finite, their sum need not be */
+	if (dst->kind == AT_HIST_WCDF && isinf(dst->wtotal + src->wtotal))
+		return -2;
 	for (int32_t s = 0; s < dst->nslots; s++)
 		dst->counts[s] += src->counts[s];	/* each <= its n: no overflow */
 	dst->n += src->n;

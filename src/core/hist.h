@@ -112,7 +112,7 @@ at_hist_add(at_hist *h, double v, double w)
 /* 1 if a and b have the same kind and parameters. */
 extern int	at_hist_same_shape(const at_hist *a, const at_hist *b);
 
-/* dst += src; -1 if a count would overflow (dst unchanged). */
+/* dst += src; -1 if a count, -2 if the total weight would overflow (dst unchanged). */
 extern int	at_hist_merge(at_hist *dst, const at_hist *src);
 
 /*

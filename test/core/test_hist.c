@@ -218,6 +218,16 @@ test_weights_at_dbl_max(void)
 	if (msg == NULL)
 		at_hist_free(&back, tap_mem, NULL);
 	free(b);
+	{
+		/* two finite totals whose sum is not: merge refuses, dst unchanged */
+		at_hist	other;
+
+		at_hist_init(&other, AT_HIST_WCDF, 0, 0, 0, (const double[]) {0, 1}, 2, tap_mem, NULL);
+		at_hist_add(&other, 1, DBL_MAX);
+		CHECK(at_hist_merge(&other, &h) == -2 && other.wtotal == DBL_MAX && other.n == 1,
+			  "merging weights past DBL_MAX is refused (-2) and changes nothing");
+		at_hist_free(&other, tap_mem, NULL);
+	}
 	at_hist_free(&h, tap_mem, NULL);
 }
 

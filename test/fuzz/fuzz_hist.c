@@ -335,11 +335,14 @@ state(const uint8_t *data, size_t size)
 	{
 		int64_t		n_before = copy.n;
 
-		if (h.kind == AT_HIST_WCDF && isinf(copy.wtotal + h.wtotal))
-			break;				/* combine raises an error first */
-		if (at_hist_merge(&copy, &h) != 0)
+		double		w_before = copy.wtotal;
+		int			rc = at_hist_merge(&copy, &h);
+
+		if (rc != 0)
 		{
-			FUZZ_CHECK(copy.n == n_before && n_before > INT64_MAX - h.n, "merge refused without overflow");
+			FUZZ_CHECK(copy.n == n_before && copy.wtotal == w_before, "a refused merge changed the state");
+			FUZZ_CHECK(rc == -1 ? n_before > INT64_MAX - h.n
+					   : h.kind == AT_HIST_WCDF && isinf(w_before + h.wtotal), "merge refused (%d) without overflow", rc);
 			break;
 		}
 		FUZZ_CHECK(copy.n == n_before + h.n, "merge count");
