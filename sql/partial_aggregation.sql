@@ -12,7 +12,7 @@ SELECT a.aggfnoid::regprocedure AS aggregate, a.aggtranstype::regtype AS state,
        p.proparallel AS parallel
   FROM pg_aggregate a JOIN pg_proc p ON p.oid = a.aggfnoid
  WHERE p.pronamespace = 'acmetrace'::regnamespace
- ORDER BY 1::text;
+ ORDER BY a.aggfnoid::regprocedure::text;
 
 SELECT acmetrace.load_generated('pa', 'seren', 6000, 3);
 SELECT acmetrace.load_generated('pb', 'kalos', 3000, 4);

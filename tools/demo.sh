@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# The setup demo, inside pg_virtualenv: load the samples and two generated
+# The setup demo, inside a throw-away cluster (tools/tmp_cluster.sh): load
+# the samples and two generated
 # clusters and print a first analysis (tools/demo.sql), then write the HTML
 # report of the generated clusters.  ACMETRACE_DEMO_REPORT sets its path.
 set -euo pipefail

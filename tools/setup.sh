@@ -7,5 +7,6 @@ bash tools/install-deps.sh
 make -s
 make -s install >/dev/null
 echo "setup: acmetrace $(sed -n "s/^default_version = '\(.*\)'/\1/p" acmetrace.control) installed into $(pg_config --pkglibdir)"
-# pg_virtualenv: a throw-away PostgreSQL 15 cluster for the demo.
-pg_virtualenv -v 15 bash tools/demo.sh
+# A throw-away PostgreSQL 15 cluster of its own (tools/tmp_cluster.sh), so
+# whatever other clusters the machine runs, nothing collides.
+bash tools/tmp_cluster.sh bash tools/demo.sh

@@ -1,5 +1,5 @@
 # Helpers for the end-to-end tests. Each test runs against the server that
-# test/run.sh started (PG* variables set by pg_virtualenv).
+# test/run.sh started (PG* variables set by tools/tmp_cluster.sh).
 set -u
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 FIX="$ROOT/test/fixtures"

@@ -1,3 +1,4 @@
+-- The shared library's version.
 CREATE FUNCTION acmetrace.version()
 RETURNS text
 AS 'MODULE_PATHNAME', 'acmetrace_version'

@@ -294,3 +294,226 @@ AS $$
 $$;
 COMMENT ON FUNCTION acmetrace.gpu_time_lost_weekly(text) IS
   'Per cluster and week (Monday, in the cluster''s time zone) in which GPU jobs ended: GPU time (duration x gpu_num) of all, failed and cancelled jobs, and the two shares. Jobs without end_time are left out.';
+
+-- Queueing delay percentiles, for reports and BI tools.
+CREATE FUNCTION acmetrace._queue_sketches(cluster text, gpu_jobs_only boolean,
+                                          OUT type text, OUT sketch acmetrace.delay_sketch)
+RETURNS SETOF record
+AS 'MODULE_PATHNAME', 'acmetrace_queue_sketches'
+LANGUAGE C STABLE STRICT PARALLEL SAFE ROWS 10;
+COMMENT ON FUNCTION acmetrace._queue_sketches(text, boolean) IS
+  'One scan of acmetrace.jobs: delay_sketch_agg(wait_s) per type for a cluster (wait_s >= 0). Refuses to run under row-level security.';
+
+CREATE FUNCTION acmetrace.queue_percentiles(cluster text,
+                                            fractions double precision[] DEFAULT '{0.5,0.9,0.99}',
+                                            gpu_jobs_only boolean DEFAULT false)
+RETURNS TABLE (type text, jobs bigint, percentiles double precision[], sketch acmetrace.delay_sketch)
+LANGUAGE plpgsql STABLE PARALLEL SAFE
+AS $$
+BEGIN
+    PERFORM acmetrace._cluster_zone(queue_percentiles.cluster);
+    IF fractions IS NULL OR gpu_jobs_only IS NULL THEN
+        RAISE EXCEPTION 'fractions and gpu_jobs_only must not be NULL'
+            USING ERRCODE = 'null_value_not_allowed', HINT = 'Pass e.g. ''{0.5,0.9,0.99}'' and false.';
+    END IF;
+    IF row_security_active('acmetrace.jobs') THEN
+        -- the one-scan C path would bypass the policies: ask the executor
+        RETURN QUERY
+        SELECT s.type, acmetrace.count(s.sk), acmetrace.percentiles(s.sk, fractions), s.sk
+          FROM (SELECT j.type, acmetrace.delay_sketch_agg(j.wait_s) AS sk
+                  FROM acmetrace.jobs j
+                 WHERE j.cluster = queue_percentiles.cluster
+                   AND j.wait_s >= 0
+                   AND (NOT gpu_jobs_only OR j.gpu_num > 0)
+                 GROUP BY j.type) s
+         ORDER BY s.type;
+    ELSE
+        RETURN QUERY
+        SELECT q.type, acmetrace.count(q.sketch), acmetrace.percentiles(q.sketch, fractions), q.sketch
+          FROM acmetrace._queue_sketches(queue_percentiles.cluster, gpu_jobs_only) q
+         ORDER BY q.type;
+    END IF;
+END
+$$;
+COMMENT ON FUNCTION acmetrace.queue_percentiles(text, double precision[], boolean) IS
+  'Queueing delay (start_time - submit_time, seconds) percentiles per job type, within 0.5%, in one scan; jobs that never started or started before their submit time are left out. The sketch column rolls up: acmetrace.rollup(sketch) is the whole cluster.';
+
+CREATE VIEW acmetrace.queue_delay_summary AS
+SELECT s.cluster, s.type, acmetrace.count(s.sk) AS jobs,
+       acmetrace.percentile(s.sk, 0.5) AS p50_s,
+       acmetrace.percentile(s.sk, 0.9) AS p90_s,
+       acmetrace.percentile(s.sk, 0.99) AS p99_s,
+       acmetrace.mean(s.sk) AS mean_s,
+       acmetrace.max(s.sk) AS max_s
+  FROM (SELECT j.cluster, j.type, acmetrace.delay_sketch_agg(j.wait_s) AS sk
+          FROM acmetrace.jobs j
+         WHERE j.wait_s >= 0
+         GROUP BY j.cluster, j.type) s;
+COMMENT ON VIEW acmetrace.queue_delay_summary IS
+  'Queueing delay per cluster and job type: jobs, p50/p90/p99 (within 0.5%), mean and max in seconds. Jobs that never started or started before their submit time are left out.';
+
+-- The seed analysis: queueing delay against occupancy, per job type.
+CREATE FUNCTION acmetrace.queue_by_occupancy(cluster text, nbins integer DEFAULT 10,
+                                             measured_at text DEFAULT 'submit', capacity bigint DEFAULT NULL)
+RETURNS TABLE (type text, bin integer, gpus_from double precision, gpus_to double precision, jobs bigint,
+               mean_queue_s double precision, median_queue_s double precision, p90_queue_s double precision)
+LANGUAGE plpgsql STABLE PARALLEL SAFE
+AS $$
+DECLARE
+    occ acmetrace.occupancy;
+    cap bigint := capacity;
+BEGIN
+    PERFORM acmetrace._cluster_zone(queue_by_occupancy.cluster);
+    IF measured_at IS NULL OR measured_at NOT IN ('submit', 'start') THEN
+        RAISE EXCEPTION 'measured_at must be ''submit'' or ''start'', not %', coalesce(quote_literal(measured_at), 'NULL')
+            USING ERRCODE = 'invalid_parameter_value',
+                  HINT = '''submit'': occupancy when the job arrived; ''start'': when it started.';
+    END IF;
+    IF nbins IS NULL OR nbins < 1 THEN
+        RAISE EXCEPTION 'nbins must be at least 1, not %', coalesce(nbins::text, 'NULL')
+            USING ERRCODE = 'invalid_parameter_value';
+    END IF;
+    SELECT acmetrace.occupancy_agg(j.start_time, j.end_time, j.gpu_num) INTO occ
+      FROM acmetrace.jobs j WHERE j.cluster = queue_by_occupancy.cluster;
+    IF cap IS NULL THEN
+        SELECT c.gpu_capacity INTO cap FROM acmetrace.clusters c WHERE c.cluster = queue_by_occupancy.cluster;
+    END IF;
+    -- unknown capacity: bin up to the observed peak
+    cap := coalesce(cap, nullif(acmetrace.peak(occ), 0), 1);
+    IF cap < 1 THEN
+        RAISE EXCEPTION 'capacity must be positive, not %', cap USING ERRCODE = 'invalid_parameter_value';
+    END IF;
+    RETURN QUERY
+    SELECT s.type, s.b,
+           (cap::double precision * (s.b - 1) / nbins),
+           CASE WHEN s.b <= nbins THEN cap::double precision * s.b / nbins END,
+           count(*),
+           avg(s.q),
+           percentile_cont(0.5) WITHIN GROUP (ORDER BY s.q),
+           percentile_cont(0.9) WITHIN GROUP (ORDER BY s.q)
+      FROM (SELECT j.type,
+                   width_bucket(acmetrace.gpus_at(occ, CASE measured_at WHEN 'submit' THEN j.submit_time
+                                                                        ELSE j.start_time END)::double precision,
+                                0, cap::double precision, nbins) AS b,
+                   j.queue::double precision AS q
+              FROM acmetrace.jobs j
+             WHERE j.cluster = queue_by_occupancy.cluster
+               AND j.gpu_num > 0
+               AND j.queue IS NOT NULL
+               AND CASE measured_at WHEN 'submit' THEN j.submit_time ELSE j.start_time END IS NOT NULL) s
+     GROUP BY s.type, s.b
+     ORDER BY s.type COLLATE "C", s.b;
+END
+$$;
+COMMENT ON FUNCTION acmetrace.queue_by_occupancy(text, integer, text, bigint) IS
+  'Queueing delay (published queue column, seconds) of GPU jobs by job type and by bin of GPUs allocated when the job was submitted (or started): width_bucket(gpus_at, 0, capacity, nbins); bin nbins+1 is at or over capacity. capacity defaults to the cluster''s, else the observed peak.';
+
+-- The paper's figures.
+CREATE FUNCTION acmetrace._job_cdf(in_cluster text, col text, thresholds double precision[])
+RETURNS TABLE (cluster text, type text, x double precision, percent double precision)
+LANGUAGE plpgsql STABLE PARALLEL SAFE
+AS $$
+BEGIN
+    RETURN QUERY EXECUTE format($q$
+    SELECT g.cluster, g.type, u.x, u.percent
+      FROM (SELECT j.cluster, CASE WHEN grouping(j.type) = 0 THEN j.type END AS type,
+                   acmetrace.cdf_at(j.%I::float8, $2) AS cdf
+              FROM acmetrace.jobs j
+             WHERE j.gpu_num > 0 AND ($1 IS NULL OR j.cluster = $1)
+             GROUP BY GROUPING SETS ((j.cluster), (j.cluster, j.type))
+            HAVING grouping(j.type) = 1 OR j.type IS NOT NULL) g,
+           unnest($2, g.cdf) u(x, percent)
+     WHERE g.cdf IS NOT NULL
+     ORDER BY g.cluster, g.type NULLS FIRST, u.x $q$, col)
+    USING in_cluster, thresholds;
+END
+$$;
+
+COMMENT ON FUNCTION acmetrace._job_cdf(text, text, double precision[]) IS
+  'Shared body of duration_cdf and queue_cdf.';
+
+CREATE FUNCTION acmetrace.duration_cdf(cluster text DEFAULT NULL,
+                                       thresholds double precision[] DEFAULT acmetrace.powers_of_two(0, 21))
+RETURNS TABLE (cluster text, type text, x double precision, percent double precision)
+LANGUAGE sql STABLE PARALLEL SAFE
+AS $$ SELECT * FROM acmetrace._job_cdf(cluster, 'duration', thresholds) $$;
+COMMENT ON FUNCTION acmetrace.duration_cdf(text, double precision[]) IS
+  'CDF (percent) of the published duration of GPU jobs at each threshold (default 1, 2, 4, ... 2^21 s), per cluster (type NULL) and per job type; NULL cluster = every cluster.';
+
+CREATE FUNCTION acmetrace.queue_cdf(cluster text DEFAULT NULL,
+                                    thresholds double precision[] DEFAULT acmetrace.powers_of_two(0, 21))
+RETURNS TABLE (cluster text, type text, x double precision, percent double precision)
+LANGUAGE sql STABLE PARALLEL SAFE
+AS $$ SELECT * FROM acmetrace._job_cdf(cluster, 'queue', thresholds) $$;
+COMMENT ON FUNCTION acmetrace.queue_cdf(text, double precision[]) IS
+  'CDF (percent) of the published queueing delay of GPU jobs at each threshold, per cluster (type NULL) and per job type.';
+
+CREATE FUNCTION acmetrace.gpu_num_cdf(cluster text DEFAULT NULL,
+                                      thresholds double precision[] DEFAULT acmetrace.steps(0, 1024, 1))
+RETURNS TABLE (cluster text, x double precision, job_percent double precision, gpu_time_percent double precision)
+LANGUAGE sql STABLE PARALLEL SAFE
+AS $$
+SELECT g.cluster, u.x, u.jobs, u.gpu_time
+  FROM (SELECT j.cluster,
+               acmetrace.cdf_at(j.gpu_num, thresholds) AS jobs,
+               acmetrace.weighted_cdf_at(j.gpu_num, j.gpu_num * j.duration::float8, thresholds) AS gpu_time
+          FROM acmetrace.jobs j
+         WHERE j.gpu_num > 0 AND (gpu_num_cdf.cluster IS NULL OR j.cluster = gpu_num_cdf.cluster)
+         GROUP BY j.cluster) g,
+       unnest(thresholds, g.jobs, g.gpu_time) u(x, jobs, gpu_time)
+ ORDER BY g.cluster, u.x
+$$;
+COMMENT ON FUNCTION acmetrace.gpu_num_cdf(text, double precision[]) IS
+  'CDF of GPU count over GPU jobs, by job count and weighted by GPU time (gpu_num x published duration, as the notebook), at each threshold (default 0..1024).';
+
+CREATE FUNCTION acmetrace.util_cdf(metric text, cluster text DEFAULT NULL,
+                                   thresholds double precision[] DEFAULT acmetrace.steps(0, 100, 1))
+RETURNS TABLE (cluster text, x double precision, percent double precision)
+LANGUAGE sql STABLE PARALLEL SAFE
+AS $$
+SELECT g.cluster, u.x, u.percent
+  FROM (SELECT t.cluster, acmetrace.cdf_at(t.value, thresholds) AS cdf
+          FROM acmetrace.utilization t
+         WHERE t.metric = util_cdf.metric AND (util_cdf.cluster IS NULL OR t.cluster = util_cdf.cluster)
+         GROUP BY t.cluster) g,
+       unnest(thresholds, g.cdf) u(x, percent)
+ ORDER BY g.cluster, u.x
+$$;
+COMMENT ON FUNCTION acmetrace.util_cdf(text, text, double precision[]) IS
+  'CDF (percent) of a utilization metric over all its samples, per cluster, at each threshold (default 0..100).';
+
+CREATE FUNCTION acmetrace.util_histogram(metric text, cluster text DEFAULT NULL, nbins integer DEFAULT 10)
+RETURNS TABLE (cluster text, bin integer, bin_lo double precision, bin_hi double precision, series bigint,
+               percent double precision, cumulative_percent double precision)
+LANGUAGE sql STABLE PARALLEL SAFE
+AS $$
+SELECT h.cluster, r.bin, r.bin_lo, r.bin_hi, r.count, r.percent, r.cumulative_percent
+  FROM (SELECT a.cluster, acmetrace.bins(a.mean, 0, 100, nbins) AS counts
+          FROM (SELECT t.cluster, avg(t.value) AS mean
+                  FROM acmetrace.utilization t
+                 WHERE t.metric = util_histogram.metric
+                   AND (util_histogram.cluster IS NULL OR t.cluster = util_histogram.cluster)
+                 GROUP BY t.cluster, t.series) a
+         GROUP BY a.cluster) h,
+       acmetrace.bin_rows(h.counts, 0, 100) r
+ ORDER BY h.cluster, r.bin
+$$;
+COMMENT ON FUNCTION acmetrace.util_histogram(text, text, integer) IS
+  'Histogram of the per-series (per-GPU or per-server) average of a utilization metric in nbins equal bins over 0..100, per cluster: the Spark study''s 10% bins. Bins 0 and nbins+1 count averages below 0 and above 100.';
+
+CREATE FUNCTION acmetrace.util_polarization(metric text, cluster text DEFAULT NULL)
+RETURNS TABLE (cluster text, samples bigint, percent_at_most_1 double precision, percent_at_least_99 double precision)
+LANGUAGE sql STABLE PARALLEL SAFE
+AS $$
+SELECT t.cluster, count(*),
+       count(*) FILTER (WHERE t.value <= 1)::float8 / count(*) * 100,
+       count(*) FILTER (WHERE t.value >= 99)::float8 / count(*) * 100
+  FROM acmetrace.utilization t
+ WHERE t.metric = util_polarization.metric
+   AND (util_polarization.cluster IS NULL OR t.cluster = util_polarization.cluster)
+   AND NOT t.value = 'NaN'
+ GROUP BY t.cluster
+ ORDER BY t.cluster
+$$;
+COMMENT ON FUNCTION acmetrace.util_polarization(text, text) IS
+  'How polarized a utilization metric is, per cluster: the percent of samples at or below 1 and at or above 99.';
