@@ -10,8 +10,15 @@ GLUE_SRCS  = $(sort $(wildcard src/*.c))
 MODULE_big = acmetrace
 OBJS       = $(GLUE_SRCS:.c=.o) $(CORE_SRCS:.c=.o)
 
-# The install script is assembled from one file per concept.
-SQL_PARTS  = $(sort $(wildcard src/sql/*.sql))
+# The install script is concatenated from these parts, in this order.
+# types/: types, aggregates and accessors usable on any table; trace/: the
+# trace warehouse (tables, loaders, analyses, views) built on them.
+INSTALL_TYPES = version sketch occupancy bins unpivot
+INSTALL_TRACE = tables load philly export audit state_breakdown generate \
+                utilization analyses failures compare views
+INSTALL_PARTS = src/install/header.sql \
+                $(INSTALL_TYPES:%=src/install/types/%.sql) \
+                $(INSTALL_TRACE:%=src/install/trace/%.sql)
 DATA_built = acmetrace--$(EXTVERSION).sql
 # The first release's install script, frozen, and the upgrade scripts
 # from each release to the next (upgrade/README.md).
@@ -23,19 +30,21 @@ REGRESS_OPTS = --inputdir=. --outputdir=.
 
 PG_CPPFLAGS = -I$(srcdir)/src/core -DACMETRACE_VERSION='"$(EXTVERSION)"'
 PG_CFLAGS   = -Werror
-EXTRA_CLEAN = src/sql/.parts test/core/run_core results regression.diffs regression.out
+EXTRA_CLEAN = test/core/run_core results regression.diffs regression.out
 
 PG_CONFIG ?= pg_config
 PGXS := $(shell $(PG_CONFIG) --pgxs)
 include $(PGXS)
 
-acmetrace--$(EXTVERSION).sql: $(SQL_PARTS) src/sql/.parts
-	cat $(SQL_PARTS) > $@
+acmetrace--$(EXTVERSION).sql: $(INSTALL_PARTS) Makefile
+	cat $(INSTALL_PARTS) > $@
 
-# Rebuilds the script when a part is added or removed, not only edited.
-src/sql/.parts: FORCE
-	@echo $(SQL_PARTS) | cmp -s - $@ || echo $(SQL_PARTS) > $@
-.PHONY: FORCE
+# Every part under src/install/ must be listed above.
+.PHONY: check-install-parts
+check-install-parts:
+	@missing=$$(for f in src/install/*/*.sql; do case " $(INSTALL_PARTS) " in *" $$f "*) ;; *) echo $$f ;; esac; done); \
+	 [ -z "$$missing" ] || { echo "not listed in INSTALL_PARTS: $$missing" >&2; exit 1; }
+all: check-install-parts
 
 # acmetrace.version() reports the version compiled in from the control file.
 src/acmetrace.o: acmetrace.control

@@ -510,7 +510,7 @@ INSERT INTO names VALUES
 SELECT f.call, r.outcome, string_agg(r.label, ', ' ORDER BY r.ord) AS names,
        (array_agg(r.result ORDER BY r.ord))[1] AS first_result
   FROM (VALUES
-    ('queue_percentiles(%s)'), ('_queue_sketches(%s, false)'), ('queue_by_occupancy(%s)'),
+    ('queue_percentiles(%s)'), ('queue_percentiles(%s, ''{0.5}'', true)'), ('queue_by_occupancy(%s)'),
     ('queue_by_occupancy(''g'', 10, %s)'), ('drop_cluster(%s)'), ('audit(%s)'), ('state_breakdown(%s)'),
     ('generate_jobs(%s, 1)'), ('load_generated(''h'', %s, 1)'), ('load_generated(%s, ''no_such_profile'', 1)'), ('trace_seren_csv(%s)'), ('trace_kalos_csv(%s)'),
     ('helios_cluster_log_csv(%s)'), ('duration_cdf(%s)'), ('queue_cdf(%s)'), ('gpu_num_cdf(%s)'),
@@ -655,16 +655,17 @@ RESET min_parallel_table_scan_size;
 RESET max_parallel_workers_per_gather;
 RESET parallel_leader_participation;
 
--- 13. _queue_sketches groups jobs by type with a hash of the type's length
--- and bytes; a type of 300 MB overflowed int and indexed memory before the
--- array (a crash).  lz4 keeps the insert quick.
+-- 13. A job type of 300 MB: queue_percentiles' grouping once overflowed int
+-- on it and indexed memory before the array (a crash, in a C scan since
+-- replaced by SQL).  lz4 keeps the insert quick.
 SET default_toast_compression = 'lz4';
+INSERT INTO acmetrace.clusters (cluster, source_format) VALUES ('huge_type', 'generated');
 INSERT INTO acmetrace.jobs (cluster, type, submit_time, start_time, state, job_id)
 VALUES ('huge_type', repeat('a', 310000000), '2023-07-01 00:00+00', '2023-07-01 00:01+00', 'COMPLETED', '1');
 RESET default_toast_compression;
 SELECT pg_temp.try($$SELECT octet_length(type) || ' bytes, ' || acmetrace.count(sketch) || ' job'
-                      FROM acmetrace._queue_sketches('huge_type', false)$$) AS huge_type;
-DELETE FROM acmetrace.jobs WHERE cluster = 'huge_type';
+                      FROM acmetrace.queue_percentiles('huge_type')$$) AS huge_type;
+SELECT acmetrace.drop_cluster('huge_type');
 
 -- Every case above gave a result or an ERROR with a proper SQLSTATE.
 SELECT count(*) AS cases, count(*) FILTER (WHERE result LIKE 'ok%') AS ok,

@@ -6,9 +6,28 @@
 SELECT * FROM acmetrace.unpivot('Time,a,b,c', '2023-07-01 08:00:00+08:00,1.5,,NA');
 SELECT * FROM acmetrace.unpivot('Time,a,b,c', E'2023-07-01 08:00:00+08:00,"2",NaN,-3e2\r\n');
 SELECT * FROM acmetrace.unpivot('Time,"x,y",b', '2023-07-01 00:00:00+00,7,8,');
-SELECT * FROM acmetrace.unpivot('time,machineId,gpu0_util,gpu1_util', '2017-10-03 00:08:00 PST,m7,NA,12.5,');
 SELECT count(*) FROM acmetrace.unpivot(NULL, '2023-07-01 00:00:00+00,1');
 SELECT count(*) FROM acmetrace.unpivot('Time,a', NULL);
+
+-- A key column (Philly's machineId) names the machine: its cells are not
+-- values, and series are <key>/<column>, wherever the column stands.
+SELECT * FROM acmetrace.unpivot('time,machineId,gpu0_util,gpu1_util', '2017-10-03 00:08:00 PST,m7,NA,12.5,', 'machineId');
+SELECT * FROM acmetrace.unpivot('time,gpu0_util,host,gpu1_util', '2017-10-03 00:08:00 PST,1,m8,2', 'host');
+-- Without one, every column is a series: machineId's "m7" is no number.
+SELECT * FROM acmetrace.unpivot('time,machineId,gpu0_util', '2017-10-03 00:08:00 PST,m7,1');
+\echo :LAST_ERROR_SQLSTATE
+SELECT * FROM acmetrace.unpivot('time,machineId,gpu0_util', '2017-10-03 00:08:00 PST,m7,1', NULL);
+\echo :LAST_ERROR_SQLSTATE
+-- A key that is not a value column of the header, or the only one.
+SELECT * FROM acmetrace.unpivot('time,machineId,gpu0_util', '2017-10-03 00:08:00 PST,m7,1', 'machineid');
+\echo :LAST_ERROR_SQLSTATE
+SELECT * FROM acmetrace.unpivot('time,machineId,gpu0_util', '2017-10-03 00:08:00 PST,m7,1', 'time');
+\echo :LAST_ERROR_SQLSTATE
+SELECT * FROM acmetrace.unpivot('time,machineId', '2017-10-03 00:08:00 PST,m7', 'machineId');
+\echo :LAST_ERROR_SQLSTATE
+-- The cache follows the key argument as well as the header.
+SELECT v.k, u.* FROM (VALUES ('machineId'), (NULL), ('machineId')) v(k),
+     acmetrace.unpivot('time,machineId,gpu0_util', '2017-10-03 00:08:00 PST,7,1', v.k) u;
 
 -- Two headers in one query: the cache follows the header argument.
 SELECT h, u.* FROM (VALUES ('Time,a,b', '2023-07-01 00:00:00+00,1,2'), ('Time,c', '2023-07-01 00:00:00+00,3'),

@@ -1,9 +1,11 @@
 /*
- * unpivot.c: acmetrace.unpivot(header text, line text)
+ * unpivot.c: acmetrace.unpivot(header text, line text, key_column text)
  *              -> SETOF (ts timestamptz, series text, value float8)
  *
  * Turns one line of a wide utilization CSV (a time column, then one column
- * per server or GPU) into long rows.  The parsed header is cached in
+ * per server or GPU) into long rows.  A key column (Philly's machineId)
+ * names the machine a line describes: its cells are not values, and each
+ * series is "<key cell>/<column>".  The parsed header is cached in
  * fn_extra, so a query over a million lines splits a 2,600-column header
  * once.  Splitting and number parsing are in src/core/csvsplit.c.
  */
@@ -26,8 +28,9 @@ typedef struct unpivot_cache
 	MemoryContext header_cxt;	/* everything parsed from the header */
 	char	   *header;			/* the header's bytes, to recognize it again */
 	int			header_len;
+	char	   *key;			/* the key column's name, or NULL */
 	int			ncols;
-	int			key_col;		/* Philly's machineId column, or -1 */
+	int			key_col;		/* the key column's index, or -1 */
 	char	  **names;			/* column names, NUL-terminated */
 	Datum	   *series;			/* text Datums of names (value columns only) */
 	at_field   *fields;			/* room for ncols + 1 fields */
@@ -35,8 +38,14 @@ typedef struct unpivot_cache
 	int			line_cap;		/* (line lives in fn_mcxt, across headers) */
 } unpivot_cache;
 
+static bool
+same_key(const char *a, const char *b)
+{
+	return a == NULL ? b == NULL : b != NULL && strcmp(a, b) == 0;
+}
+
 static unpivot_cache *
-get_cache(FunctionCallInfo fcinfo, text *header)
+get_cache(FunctionCallInfo fcinfo, text *header, const char *key)
 {
 	unpivot_cache *c = (unpivot_cache *) fcinfo->flinfo->fn_extra;
 	int			len = VARSIZE_ANY_EXHDR(header);
@@ -48,7 +57,8 @@ get_cache(FunctionCallInfo fcinfo, text *header)
 	at_csv_status st;
 	int			i;
 
-	if (c != NULL && c->header_len == len && memcmp(c->header, VARDATA_ANY(header), len) == 0)
+	if (c != NULL && c->header_len == len && memcmp(c->header, VARDATA_ANY(header), len) == 0 &&
+		same_key(c->key, key))
 		return c;
 
 	/*
@@ -103,18 +113,44 @@ get_cache(FunctionCallInfo fcinfo, text *header)
 			ereport(ERROR,
 					(errcode(ERRCODE_BAD_COPY_FILE_FORMAT),
 					 errmsg("header column %d has no name", i + 1)));
-		if (i == 1 && strcmp(c->names[i], "machineId") == 0)
-			c->key_col = 1;
+		if (i > 0 && key != NULL && c->key_col < 0 && strcmp(c->names[i], key) == 0)
+			c->key_col = i;
 		c->series[i] = i == 0 ? (Datum) 0 : CStringGetTextDatum(c->names[i]);
 	}
+	if (key != NULL && c->key_col < 0)
+		ereport(ERROR,
+				(errcode(ERRCODE_UNDEFINED_COLUMN),
+				 errmsg("key_column \"%s\" is not a value column of the header", key),
+				 errhint("Name a header column after the first (time) one, e.g. machineId; the header starts \"%s\".",
+						 pnstrdup(VARDATA_ANY(header), pg_mbcliplen(VARDATA_ANY(header), len, 60)))));
+	if (nf == 2 && c->key_col == 1)
+		ereport(ERROR,
+				(errcode(ERRCODE_BAD_COPY_FILE_FORMAT),
+				 errmsg("header has no value column besides key_column \"%s\"", key)));
 	c->fields = repalloc(c->fields, sizeof(at_field) * (nf + 1));
 	pfree(copy);
 	c->ncols = (int) nf;
 	c->header = palloc(len + 1);
 	memcpy(c->header, VARDATA_ANY(header), len);
 	c->header_len = len;
+	c->key = key ? pstrdup(key) : NULL;
 	MemoryContextSwitchTo(old);
 	return c;
+}
+
+/* The releases before 0.4.0 keyed a header whose second column is machineId. */
+static bool
+legacy_key(const text *header)
+{
+	const char *s = VARDATA_ANY(header);
+	int			n = VARSIZE_ANY_EXHDR(header);
+	const char *comma = memchr(s, ',', n);
+	int			rest;
+
+	if (comma == NULL)
+		return false;
+	rest = n - (int) (comma + 1 - s);
+	return rest >= 9 && memcmp(comma + 1, "machineId", 9) == 0 && (rest == 9 || comma[10] == ',');
 }
 
 /*
@@ -139,14 +175,21 @@ unpivot_context(void *arg)
 	errcontext("acmetrace.unpivot, line at \"%s\"", line_label((const text *) arg));
 }
 
+/*
+ * (header, line [, key_column]).  Not strict: a NULL header or line gives no
+ * rows, a NULL key_column means none.  Called with two arguments (the SQL of
+ * releases before 0.4.0, until ALTER EXTENSION UPDATE), a second column
+ * named machineId is the key, as those releases did.
+ */
 Datum
 acmetrace_unpivot(PG_FUNCTION_ARGS)
 {
-	text	   *header = PG_GETARG_TEXT_PP(0);
-	text	   *line = PG_GETARG_TEXT_PP(1);
+	text	   *header;
+	text	   *line;
+	const char *key = NULL;
 	ReturnSetInfo *rsinfo = (ReturnSetInfo *) fcinfo->resultinfo;
 	unpivot_cache *c;
-	int			len = VARSIZE_ANY_EXHDR(line);
+	int			len;
 	size_t		nf,
 				pos;
 	at_csv_status st;
@@ -156,7 +199,19 @@ acmetrace_unpivot(PG_FUNCTION_ARGS)
 	int			i;
 
 	InitMaterializedSRF(fcinfo, 0);
-	c = get_cache(fcinfo, header);
+	if (PG_ARGISNULL(0) || PG_ARGISNULL(1))
+		return (Datum) 0;
+	header = PG_GETARG_TEXT_PP(0);
+	line = PG_GETARG_TEXT_PP(1);
+	len = VARSIZE_ANY_EXHDR(line);
+	if (PG_NARGS() > 2)
+	{
+		if (!PG_ARGISNULL(2))
+			key = text_to_cstring(PG_GETARG_TEXT_PP(2));
+	}
+	else if (legacy_key(header))
+		key = "machineId";
+	c = get_cache(fcinfo, header, key);
 
 	if (len + 1 > c->line_cap)
 	{

@@ -1,3 +1,5 @@
+-- FROZEN: never edit.  acmetrace 0.1.0's install script exactly as it shipped;
+-- every later version installs through it and the upgrade scripts.
 -- acmetrace install script, assembled at build time from src/sql/*.sql.
 \echo Use "CREATE EXTENSION acmetrace" to load this file. \quit
 -- The normalized job relation and the cluster registry.

@@ -25,7 +25,7 @@
 #
 # Runs with default planner settings: the duplicate-load error path was
 # quadratic in a file's size and every load's ANALYZE serialized concurrent
-# loads until 0.2.0 (both fixed in src/sql/20_load.sql); this test found them.
+# loads until 0.2.0 (both fixed in src/install/trace/load.sql); this test found them.
 #
 # ACMETRACE_CBENCH_FILES (default 24), ACMETRACE_CBENCH_SECONDS (default 12)
 # and ACMETRACE_CBENCH_ANALYST_RATE (analyst transactions per second over

@@ -295,15 +295,9 @@ $$;
 COMMENT ON FUNCTION acmetrace.gpu_time_lost_weekly(text) IS
   'Per cluster and week (Monday, in the cluster''s time zone) in which GPU jobs ended: GPU time (duration x gpu_num) of all, failed and cancelled jobs, and the two shares. Jobs without end_time are left out.';
 
--- Queueing delay percentiles, for reports and BI tools.
-CREATE FUNCTION acmetrace._queue_sketches(cluster text, gpu_jobs_only boolean,
-                                          OUT type text, OUT sketch acmetrace.delay_sketch)
-RETURNS SETOF record
-AS 'MODULE_PATHNAME', 'acmetrace_queue_sketches'
-LANGUAGE C STABLE STRICT PARALLEL SAFE ROWS 10;
-COMMENT ON FUNCTION acmetrace._queue_sketches(text, boolean) IS
-  'One scan of acmetrace.jobs: delay_sketch_agg(wait_s) per type for a cluster (wait_s >= 0). Refuses to run under row-level security.';
-
+-- Queueing delay percentiles, for reports and BI tools: plain SQL over
+-- delay_sketch_agg, so the executor brings parallel workers, partitions,
+-- foreign tables and row-level security.
 CREATE FUNCTION acmetrace.queue_percentiles(cluster text,
                                             fractions double precision[] DEFAULT '{0.5,0.9,0.99}',
                                             gpu_jobs_only boolean DEFAULT false)
@@ -316,27 +310,19 @@ BEGIN
         RAISE EXCEPTION 'fractions and gpu_jobs_only must not be NULL'
             USING ERRCODE = 'null_value_not_allowed', HINT = 'Pass e.g. ''{0.5,0.9,0.99}'' and false.';
     END IF;
-    IF row_security_active('acmetrace.jobs') THEN
-        -- the one-scan C path would bypass the policies: ask the executor
-        RETURN QUERY
-        SELECT s.type, acmetrace.count(s.sk), acmetrace.percentiles(s.sk, fractions), s.sk
-          FROM (SELECT j.type, acmetrace.delay_sketch_agg(j.wait_s) AS sk
-                  FROM acmetrace.jobs j
-                 WHERE j.cluster = queue_percentiles.cluster
-                   AND j.wait_s >= 0
-                   AND (NOT gpu_jobs_only OR j.gpu_num > 0)
-                 GROUP BY j.type) s
-         ORDER BY s.type;
-    ELSE
-        RETURN QUERY
-        SELECT q.type, acmetrace.count(q.sketch), acmetrace.percentiles(q.sketch, fractions), q.sketch
-          FROM acmetrace._queue_sketches(queue_percentiles.cluster, gpu_jobs_only) q
-         ORDER BY q.type;
-    END IF;
+    RETURN QUERY
+    SELECT s.type, acmetrace.count(s.sk), acmetrace.percentiles(s.sk, fractions), s.sk
+      FROM (SELECT j.type, acmetrace.delay_sketch_agg(j.wait_s) AS sk
+              FROM acmetrace.jobs j
+             WHERE j.cluster = queue_percentiles.cluster
+               AND j.wait_s >= 0
+               AND (NOT gpu_jobs_only OR j.gpu_num > 0)
+             GROUP BY j.type) s
+     ORDER BY s.type;
 END
 $$;
 COMMENT ON FUNCTION acmetrace.queue_percentiles(text, double precision[], boolean) IS
-  'Queueing delay (start_time - submit_time, seconds) percentiles per job type, within 0.5%, in one scan; jobs that never started or started before their submit time are left out. The sketch column rolls up: acmetrace.rollup(sketch) is the whole cluster.';
+  'Queueing delay (start_time - submit_time, seconds) percentiles per job type, within 0.5%; jobs that never started or started before their submit time are left out. The sketch column rolls up: acmetrace.rollup(sketch) is the whole cluster.';
 
 CREATE VIEW acmetrace.queue_delay_summary AS
 SELECT s.cluster, s.type, acmetrace.count(s.sk) AS jobs,
@@ -408,7 +394,7 @@ $$;
 COMMENT ON FUNCTION acmetrace.queue_by_occupancy(text, integer, text, bigint) IS
   'Queueing delay (published queue column, seconds) of GPU jobs by job type and by bin of GPUs allocated when the job was submitted (or started): width_bucket(gpus_at, 0, capacity, nbins); bin nbins+1 is at or over capacity. capacity defaults to the cluster''s, else the observed peak.';
 
--- The paper's figures.
+-- The paper's figures: CDFs and histograms over the bins aggregates.
 CREATE FUNCTION acmetrace._job_cdf(in_cluster text, col text, thresholds double precision[])
 RETURNS TABLE (cluster text, type text, x double precision, percent double precision)
 LANGUAGE plpgsql STABLE PARALLEL SAFE

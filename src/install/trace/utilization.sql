@@ -25,6 +25,7 @@ DECLARE
     metric text := nullif(current_setting('acmetrace.metric', true), '');
     cl     text := nullif(current_setting('acmetrace.cluster', true), '');
     hdr    text;
+    key    text;
 BEGIN
     IF metric IS NULL OR metric !~ '^[A-Za-z][A-Za-z0-9_]*$' THEN
         RAISE EXCEPTION 'set acmetrace.metric to the metric this file holds (got %)', coalesce(quote_literal(metric), 'nothing')
@@ -43,9 +44,14 @@ BEGIN
             USING ERRCODE = 'bad_copy_file_format',
                   HINT = 'Copy the whole file, header included, in one \copy.';
     END IF;
+    -- Philly's cluster_gpu_util has a row per machine and time: its second
+    -- column, machineId, is the key of the series (m29/gpu0_util, ...).
+    IF split_part(hdr, ',', 2) = 'machineId' THEN
+        key := 'machineId';
+    END IF;
     INSERT INTO acmetrace.utilization (metric, cluster, ts, series, value)
     SELECT metric, cl, u.ts, u.series, u.value
-      FROM new_rows n, acmetrace.unpivot(hdr, n.line) u
+      FROM new_rows n, acmetrace.unpivot(hdr, n.line, key) u
      WHERE n.line IS DISTINCT FROM hdr AND n.line <> '';
     DELETE FROM acmetrace.utilization_lines;
     RETURN NULL;

@@ -1,5 +1,5 @@
--- Bins and CDFs: four parallel aggregates, a companion that turns bin
--- counts into rows, and the paper's figures on top of them.
+-- Bins and CDFs: four parallel aggregates, the paper's axes, and a
+-- companion that turns bin counts into rows.
 
 CREATE FUNCTION acmetrace._bins_trans(internal, double precision, double precision, double precision, integer)
 RETURNS internal AS 'MODULE_PATHNAME', 'acmetrace_bins_trans' LANGUAGE C IMMUTABLE PARALLEL SAFE;

@@ -1,5 +1,5 @@
 -- delay_sketch: a mergeable quantile sketch with a guaranteed relative
--- error, its aggregates, accessors, and queueing-delay percentiles.
+-- error, its aggregates and accessors.
 
 CREATE TYPE acmetrace.delay_sketch;
 

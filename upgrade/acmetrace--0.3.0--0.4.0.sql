@@ -1,0 +1,83 @@
+-- acmetrace 0.3.0 -> 0.4.0.  test/e2e/upgrade.sh checks that 0.3.0 plus
+-- this script gives the same catalog as a fresh 0.4.0 install.
+\echo Use "ALTER EXTENSION acmetrace UPDATE TO '0.4.0'" to load this file. \quit
+
+-- queue_percentiles is plain SQL over delay_sketch_agg: the one-scan C
+-- function it called is gone (its library entry point now only errors).
+CREATE OR REPLACE FUNCTION acmetrace.queue_percentiles(cluster text,
+                                            fractions double precision[] DEFAULT '{0.5,0.9,0.99}',
+                                            gpu_jobs_only boolean DEFAULT false)
+RETURNS TABLE (type text, jobs bigint, percentiles double precision[], sketch acmetrace.delay_sketch)
+LANGUAGE plpgsql STABLE PARALLEL SAFE
+AS $$
+BEGIN
+    PERFORM acmetrace._cluster_zone(queue_percentiles.cluster);
+    IF fractions IS NULL OR gpu_jobs_only IS NULL THEN
+        RAISE EXCEPTION 'fractions and gpu_jobs_only must not be NULL'
+            USING ERRCODE = 'null_value_not_allowed', HINT = 'Pass e.g. ''{0.5,0.9,0.99}'' and false.';
+    END IF;
+    RETURN QUERY
+    SELECT s.type, acmetrace.count(s.sk), acmetrace.percentiles(s.sk, fractions), s.sk
+      FROM (SELECT j.type, acmetrace.delay_sketch_agg(j.wait_s) AS sk
+              FROM acmetrace.jobs j
+             WHERE j.cluster = queue_percentiles.cluster
+               AND j.wait_s >= 0
+               AND (NOT gpu_jobs_only OR j.gpu_num > 0)
+             GROUP BY j.type) s
+     ORDER BY s.type;
+END
+$$;
+COMMENT ON FUNCTION acmetrace.queue_percentiles(text, double precision[], boolean) IS
+  'Queueing delay (start_time - submit_time, seconds) percentiles per job type, within 0.5%; jobs that never started or started before their submit time are left out. The sketch column rolls up: acmetrace.rollup(sketch) is the whole cluster.';
+
+DROP FUNCTION acmetrace._queue_sketches(text, boolean);
+
+-- unpivot takes the key column (Philly's machineId) as an argument instead
+-- of recognizing it by name.
+DROP FUNCTION acmetrace.unpivot(text, text);
+CREATE FUNCTION acmetrace.unpivot(header text, line text, key_column text DEFAULT NULL)
+RETURNS TABLE (ts timestamptz, series text, value double precision)
+AS 'MODULE_PATHNAME', 'acmetrace_unpivot'
+LANGUAGE C STABLE PARALLEL SAFE ROWS 1000;
+COMMENT ON FUNCTION acmetrace.unpivot(text, text, text) IS
+  'One line of a wide utilization CSV as (ts, series, value) rows, one per non-empty value cell; header is the file''s first line. key_column (e.g. Philly''s machineId) names the column that identifies the machine of a line: its cells are not values and series are named <key>/<column>. NULL header or line: no rows.';
+
+CREATE OR REPLACE FUNCTION acmetrace._load_utilization()
+RETURNS trigger
+LANGUAGE plpgsql
+AS $$
+DECLARE
+    metric text := nullif(current_setting('acmetrace.metric', true), '');
+    cl     text := nullif(current_setting('acmetrace.cluster', true), '');
+    hdr    text;
+    key    text;
+BEGIN
+    IF metric IS NULL OR metric !~ '^[A-Za-z][A-Za-z0-9_]*$' THEN
+        RAISE EXCEPTION 'set acmetrace.metric to the metric this file holds (got %)', coalesce(quote_literal(metric), 'nothing')
+            USING ERRCODE = 'invalid_parameter_value',
+                  HINT = 'For example SET acmetrace.metric = ''NODE_CPU_UTILIZATION''; names are letters, digits and _.';
+    END IF;
+    IF cl IS NULL OR cl !~ '^[a-z][a-z0-9_]*$' THEN
+        RAISE EXCEPTION 'set acmetrace.cluster to the cluster this file describes (got %)', coalesce(quote_literal(cl), 'nothing')
+            USING ERRCODE = 'invalid_parameter_value',
+                  HINT = 'For example SET acmetrace.cluster = ''seren''; names are lower case letters, digits and _.';
+    END IF;
+    -- The transition table keeps COPY's order: its first row is the header.
+    SELECT n.line INTO hdr FROM new_rows n LIMIT 1;
+    IF hdr IS NULL OR lower(split_part(hdr, ',', 1)) NOT IN ('time', '"time"') THEN
+        RAISE EXCEPTION 'the first line must be the header (Time,...), got "%"', left(hdr, 60)
+            USING ERRCODE = 'bad_copy_file_format',
+                  HINT = 'Copy the whole file, header included, in one \copy.';
+    END IF;
+    -- Philly's cluster_gpu_util has a row per machine and time: its second
+    -- column, machineId, is the key of the series (m29/gpu0_util, ...).
+    IF split_part(hdr, ',', 2) = 'machineId' THEN
+        key := 'machineId';
+    END IF;
+    INSERT INTO acmetrace.utilization (metric, cluster, ts, series, value)
+    SELECT metric, cl, u.ts, u.series, u.value
+      FROM new_rows n, acmetrace.unpivot(hdr, n.line, key) u
+     WHERE n.line IS DISTINCT FROM hdr AND n.line <> '';
+    DELETE FROM acmetrace.utilization_lines;
+    RETURN NULL;
+END
