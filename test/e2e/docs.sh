@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
-# Every public acmetrace function, aggregate, type and table is documented
-# in README.md (type I/O and operator functions are covered by their type).
+# Every public acmetrace function, aggregate, type, table and view is
+# documented in doc/reference.md as acmetrace.<name> (type I/O and operator
+# functions are covered by their type).
 . "$(dirname "$0")/lib.sh"
 fresh_db e2e_docs
+REF="$ROOT/doc/reference.md"
 names=$(q -c "SELECT DISTINCT p.proname FROM pg_proc p
                WHERE p.pronamespace = 'acmetrace'::regnamespace AND p.proname !~ '^_'
                  AND NOT EXISTS (SELECT 1 FROM pg_type t
@@ -11,6 +13,7 @@ names=$(q -c "SELECT DISTINCT p.proname FROM pg_proc p
               UNION SELECT typname FROM pg_type WHERE typnamespace = 'acmetrace'::regnamespace AND typtype = 'b' AND typcategory <> 'A'
               UNION SELECT relname FROM pg_class WHERE relnamespace = 'acmetrace'::regnamespace AND relkind IN ('r','v','p')")
 [ -n "$names" ] && ok "found $(wc -w <<<"$names") public objects" || bad "no public objects found"
-missing=$(for name in $names; do grep -q "acmetrace\.$name\b" "$ROOT/README.md" || echo "$name"; done)
-check_eq "objects missing from README" "$missing" ""
+[ -f "$REF" ] && ok "doc/reference.md exists" || bad "doc/reference.md is missing"
+missing=$(for name in $names; do grep -q "acmetrace\.$name\b" "$REF" || echo "$name"; done)
+check_eq "objects missing from doc/reference.md" "$missing" ""
 finish
