@@ -81,3 +81,4 @@ BEGIN
     DELETE FROM acmetrace.utilization_lines;
     RETURN NULL;
 END
+$$;

@@ -3,11 +3,11 @@
 #
 # Generates NFILES trace files in the published Seren and Kalos CSV formats
 # with the extension's own generator (distinct seeds; file k always loads as
-# cluster g<k>), then runs two pgbench processes side by side for T seconds
-# over loopback: 8 loader clients, each transaction one server-side COPY of
+# cluster g<k>), then runs two pgbench processes side by side: 8 loader
+# clients making LOADS attempts each, every one a server-side COPY of
 # a random file through the test's wrapper cbench.load (test/e2e/concurrency/
 # setup.sql), which records every attempt and catches only the extension's
-# duplicate-load error; and 8 analyst clients running the standard analyses
+# duplicate-load error; and 8 analyst clients running, for T seconds, the standard analyses
 # (test/e2e/concurrency/analyses/*.sql) plus an observer that checks each
 # snapshot shows whole clusters only.  Any other error aborts a pgbench
 # client and fails the test.  Afterwards: every file loaded exactly once,
@@ -27,13 +27,15 @@
 # quadratic in a file's size and every load's ANALYZE serialized concurrent
 # loads until 0.2.0 (both fixed in src/install/trace/load.sql); this test found them.
 #
-# ACMETRACE_CBENCH_FILES (default 24), ACMETRACE_CBENCH_SECONDS (default 12)
-# and ACMETRACE_CBENCH_ANALYST_RATE (analyst transactions per second over
+# ACMETRACE_CBENCH_FILES (default 24), ACMETRACE_CBENCH_SECONDS (default 12,
+# the analysts' run), ACMETRACE_CBENCH_LOADS (load attempts per loader
+# client, default 30) and ACMETRACE_CBENCH_ANALYST_RATE (analyst transactions per second over
 # all analyst clients, default 0 = unthrottled) change the sizes.
 . "$(dirname "$0")/lib.sh"
 HERE="$ROOT/test/e2e/concurrency"
 NFILES=${ACMETRACE_CBENCH_FILES:-24}
 T=${ACMETRACE_CBENCH_SECONDS:-12}
+LOADS=${ACMETRACE_CBENCH_LOADS:-30}
 RATE=${ACMETRACE_CBENCH_ANALYST_RATE:-0}
 CLIENTS=8
 ANALYSES=(summary sketch occupancy bins states)
@@ -156,7 +158,11 @@ export PGDATABASE=e2e_cbench
 afiles=()
 for a in "${ANALYSES[@]}"; do afiles+=(-f "$HERE/analyses/$a.sql@1"); done
 t0=$SECONDS
-timeout $((T + 60)) pgbench -n -c $CLIENTS -j 2 -T "$T" -D nfiles="$NFILES" \
+# Loaders run a fixed number of attempts, not a time: on a busy machine a
+# time limit could end before every file was tried (a failure that would
+# only measure speed).  Each round of racing attempts loads at least one
+# file, so LOADS attempts per client leave none behind.
+timeout $((T + 600)) pgbench -n -c $CLIENTS -j 2 -t "$LOADS" -D nfiles="$NFILES" \
     -f "$HERE/load.pgb" e2e_cbench >"$OUT/pgbench-load.out" 2>"$OUT/pgbench-load.err" &
 lpid=$!
 rate=(); [ "$RATE" != 0 ] && rate=(-R "$RATE")
