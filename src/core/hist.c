@@ -139,7 +139,7 @@ sorted_distinct(const double *t, int32_t n, double *out)
 
 int
 at_hist_init(at_hist *h, at_hist_kind kind, double lo, double hi, int32_t nbins,
-			 const double *vals, int32_t nvals, at_hist_mem_fn mem, void *ctx)
+			 const double *vals, int32_t nvals, at_mem_fn mem, void *ctx)
 {
 	memset(h, 0, sizeof(*h));
 	h->kind = kind;
@@ -184,7 +184,7 @@ at_hist_init(at_hist *h, at_hist_kind kind, double lo, double hi, int32_t nbins,
 }
 
 void
-at_hist_free(at_hist *h, at_hist_mem_fn mem, void *ctx)
+at_hist_free(at_hist *h, at_mem_fn mem, void *ctx)
 {
 	if (h->params)
 		mem(ctx, h->params, 0);
@@ -309,7 +309,7 @@ at_hist_encode(const at_hist *h, unsigned char *buf)
 }
 
 const char *
-at_hist_decode(at_hist *h, const unsigned char *buf, size_t len, at_hist_mem_fn mem, void *ctx)
+at_hist_decode(at_hist *h, const unsigned char *buf, size_t len, at_mem_fn mem, void *ctx)
 {
 	uint32_t	nslots,
 				nparams,

@@ -22,6 +22,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "mem.h"
+
 #define AT_HIST_VERSION		1
 #define AT_HIST_MAX_SLOTS	1000002		/* a million bins, plus under/overflow */
 #define AT_HIST_MAX_THRESHOLDS 1000000
@@ -34,9 +36,6 @@ typedef enum at_hist_kind
 	AT_HIST_CDF = 3,
 	AT_HIST_WCDF = 4
 } at_hist_kind;
-
-/* realloc-like: (ctx, NULL, n) allocates n zeroed bytes, (ctx, p, 0) frees. */
-typedef void *(*at_hist_mem_fn) (void *ctx, void *ptr, size_t size);
 
 typedef struct at_hist
 {
@@ -79,8 +78,8 @@ extern int32_t at_hist_cdf_slot(double v, const double *t, int32_t n);
  * given (sorted and deduplicated here).  Arguments must have been checked.
  */
 extern int	at_hist_init(at_hist *h, at_hist_kind kind, double lo, double hi, int32_t nbins,
-						 const double *vals, int32_t nvals, at_hist_mem_fn mem, void *ctx);
-extern void at_hist_free(at_hist *h, at_hist_mem_fn mem, void *ctx);
+						 const double *vals, int32_t nvals, at_mem_fn mem, void *ctx);
+extern void at_hist_free(at_hist *h, at_mem_fn mem, void *ctx);
 
 /* Count v (not NaN) with weight w (WCDF only). */
 static inline void
@@ -125,6 +124,6 @@ extern void at_hist_cdf(const at_hist *h, double *out, double *scratch);
 extern size_t at_hist_encoded_size(const at_hist *h);
 extern void at_hist_encode(const at_hist *h, unsigned char *buf);
 extern const char *at_hist_decode(at_hist *h, const unsigned char *buf, size_t len,
-								  at_hist_mem_fn mem, void *ctx);
+								  at_mem_fn mem, void *ctx);
 
 #endif
