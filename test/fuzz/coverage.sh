@@ -22,7 +22,7 @@ entries_of() {
 		sketch_text) echo at_sk_parse at_sk_format at_sk_quantile at_sk_rank ;;
 		sketch_decode) echo at_sk_decode at_sk_encode at_sk_merge at_sk_check ;;
 		occ_text) echo at_occ_parse_text at_occ_check at_occ_at_hint at_occ_segments at_occ_integral ;;
-		occ_binary) echo at_occ_state_open at_occ_state_read at_occ_lists_check at_occ_sweep_runs at_occ_check ;;
+		occ_binary) echo at_occ_state_decode at_occ_state_open at_occ_state_read at_occ_lists_check at_occ_sweep_runs at_occ_check ;;
 		csv) echo at_csv_split at_parse_value ;;
 		hist) echo at_hist_check_equal at_hist_check_edges at_hist_check_thresholds at_hist_decode at_hist_cdf ;;
 	esac
