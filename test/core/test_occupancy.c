@@ -496,7 +496,7 @@ test_fingerprint(void)
 }
 
 /*
- * Fuzz regression (test/fuzz/corpus/occ_text/regress-window-past-int64-max):
+ * Fuzz regression (test/fuzz/corpus/occupancy_text/regress-window-past-int64-max):
  * timestamptz spans more than INT64_MAX microseconds, so the widest window
  * the SQL functions take overflowed the int64 differences.
  */

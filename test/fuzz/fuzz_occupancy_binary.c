@@ -1,5 +1,5 @@
 /*
- * fuzz_occ_binary.c: the two binary forms of occupancy data.
+ * fuzz_occupancy_binary.c: the two binary forms of occupancy data.
  *
  * Every input is tried as both:
  *  - the type's binary form, as acmetrace_occupancy_recv reads it
@@ -17,9 +17,9 @@
  * canonical steps, the same whether its lists are swept whole (the final
  * function's at_occ_state_runs), as two runs (at_occ_sweep_runs, as after
  * combine) or merged first; combine must take decoded runs; and
- * the steps must answer every query like brute force (fuzz_occ.h).
+ * the steps must answer every query like brute force (fuzz_occupancy.h).
  */
-#include "fuzz_occ.h"
+#include "fuzz_occupancy.h"
 
 /* A few instants from the input, for the queries. */
 static size_t
