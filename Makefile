@@ -80,18 +80,18 @@ FUZZ_CC      ?= clang-14
 FUZZ_RUNS    ?= 20000
 FUZZ_CFLAGS   = -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all \
                 -Wall -Wextra -Werror -Isrc/core
-FUZZ_TARGETS  = sketch_text sketch_decode occ_text occ_binary csv hist
+FUZZ_TARGETS  = sketch_text sketch_decode occupancy_text occupancy_binary unpivot bins
 FUZZ_BINS     = $(FUZZ_TARGETS:%=test/fuzz/fuzz_%)
 
 # each harness links only the core file it fuzzes
 test/fuzz/fuzz_sketch_text test/fuzz/fuzz_sketch_decode: src/core/sketch.c
-test/fuzz/fuzz_occ_text test/fuzz/fuzz_occ_binary: src/core/occupancy.c
-test/fuzz/fuzz_csv: src/core/csvsplit.c
-test/fuzz/fuzz_hist: src/core/hist.c
+test/fuzz/fuzz_occupancy_text test/fuzz/fuzz_occupancy_binary: src/core/occupancy.c
+test/fuzz/fuzz_unpivot: src/core/unpivot.c
+test/fuzz/fuzz_bins: src/core/bins.c
 $(FUZZ_BINS): test/fuzz/fuzz_%: test/fuzz/fuzz_%.c $(wildcard src/core/*.h test/fuzz/*.h)
 	$(FUZZ_CC) $(FUZZ_CFLAGS) -o $@ $(filter %.c,$^) -lm
 
-test/fuzz/make_seeds: test/fuzz/make_seeds.c src/core/sketch.c src/core/occupancy.c src/core/hist.c \
+test/fuzz/make_seeds: test/fuzz/make_seeds.c src/core/sketch.c src/core/occupancy.c src/core/bins.c \
                       src/core/rng.c $(wildcard src/core/*.h)
 	$(CC) -std=c99 -O1 -g -Wall -Wextra -Werror -Isrc/core -o $@ $(filter %.c,$^) -lm
 

@@ -11,8 +11,8 @@
 #include "utils/timestamp.h"
 
 #include "glue.h"
-#include "jobgen.h"
-#include "utilgen.h"
+#include "generate_jobs.h"
+#include "generate_util.h"
 
 PG_FUNCTION_INFO_V1(acmetrace_generate_jobs);
 PG_FUNCTION_INFO_V1(acmetrace_generate_util);
@@ -25,7 +25,7 @@ Datum
 acmetrace_generate_jobs(PG_FUNCTION_ARGS)
 {
 	FuncCallContext *funcctx;
-	at_jobgen  *gen;
+	at_generate_jobs *gen;
 	at_job		job;
 	Datum		values[13];
 	bool		nulls[13];
@@ -59,7 +59,7 @@ acmetrace_generate_jobs(PG_FUNCTION_ARGS)
 					 errmsg("generate_jobs must return the 13 columns of acmetrace.trace_seren")));
 		funcctx->tuple_desc = BlessTupleDesc(tupdesc);
 		funcctx->max_calls = (uint64) n;
-		funcctx->user_fctx = at_jobgen_init(palloc(at_jobgen_size(p)), p, (uint64) (uint32) seed);
+		funcctx->user_fctx = at_generate_jobs_init(palloc(at_generate_jobs_size(p)), p, (uint64) (uint32) seed);
 		MemoryContextSwitchTo(old);
 	}
 
@@ -67,8 +67,8 @@ acmetrace_generate_jobs(PG_FUNCTION_ARGS)
 	if (funcctx->call_cntr >= funcctx->max_calls)
 		SRF_RETURN_DONE(funcctx);
 
-	gen = (at_jobgen *) funcctx->user_fctx;
-	at_jobgen_next(gen, &job);
+	gen = (at_generate_jobs *) funcctx->user_fctx;
+	at_generate_jobs_next(gen, &job);
 	memset(nulls, 0, sizeof(nulls));
 	snprintf(buf, sizeof buf, INT64_FORMAT, (int64) job.job_id);
 	values[0] = CStringGetTextDatum(buf);

@@ -18,8 +18,9 @@ at_unix_to_timestamptz(int64 unix_s)
 }
 
 /*
- * The core's (ctx, ptr, size) allocator over a MemoryContext: size 0 frees,
+ * The core's allocator (src/core/mem.h) over a MemoryContext: size 0 frees,
  * NULL ptr allocates zeroed memory (errors out rather than return NULL).
+ * Huge: occupancy_agg's event lists may pass 1 GB.
  */
 static inline void *
 at_cxt_mem(void *ctx, void *ptr, size_t size)
@@ -29,7 +30,7 @@ at_cxt_mem(void *ctx, void *ptr, size_t size)
 		pfree(ptr);
 		return NULL;
 	}
-	return MemoryContextAllocZero((MemoryContext) ctx, size);
+	return MemoryContextAllocExtended((MemoryContext) ctx, size, MCXT_ALLOC_HUGE | MCXT_ALLOC_ZERO);
 }
 
 /* The aggregate's memory context; ERROR if fn is called outside an aggregate. */

@@ -31,8 +31,7 @@ occ_alloc(Size room)
 	/* huge: untouched room costs address space, not memory */
 	OccData    *o = MemoryContextAllocHuge(CurrentMemoryContext, OCC_SIZE(room));
 
-	memset(o, 0, OCC_HEADER);
-	o->version = OCC_VERSION;
+	at_occ_value_init(o);
 	return o;
 }
 
@@ -46,8 +45,7 @@ occ_finish(OccData *o, Size n)
 						(size_t) OCC_MAX_STEPS),
 				 errhint("Aggregate fewer jobs per value, e.g. GROUP BY cluster or by month.")));
 	SET_VARSIZE(o, OCC_SIZE(n));
-	o->nsteps = (uint32) n;
-	o->fingerprint = at_occ_fingerprint(o->steps, n);
+	at_occ_value_finish(o, n);
 	return o;
 }
 
@@ -242,8 +240,7 @@ typedef struct OccCache
 static void
 occ_validate(const OccData *o)
 {
-	if (VARSIZE(o) < OCC_HEADER || o->version != OCC_VERSION || o->flags != 0 ||
-		o->unused16 != 0 || o->unused32 != 0 || VARSIZE(o) != OCC_SIZE(o->nsteps))
+	if (!at_occ_value_header_ok(o, VARSIZE(o)))
 		ereport(ERROR,
 				(errcode(ERRCODE_DATA_CORRUPTED),
 				 errmsg("corrupt occupancy value (version %d, %u steps, %u bytes)",

@@ -1,6 +1,8 @@
 /*
- * occupancy_type.h: the acmetrace.occupancy type's on-disk layout, shared by the
- * type I/O, the aggregate and the accessors.
+ * occupancy_type.h: acmetrace.occupancy, the glue side, shared by the type
+ * I/O, the aggregate and the accessors.  The stored layout and every check
+ * of it are the core's (src/core/occupancy.h); this adds PostgreSQL's
+ * allocation limits, errors and the fn_extra cache.
  */
 #ifndef ACMETRACE_OCCUPANCY_TYPE_H
 #define ACMETRACE_OCCUPANCY_TYPE_H
@@ -11,28 +13,22 @@
 
 #include "occupancy.h"
 
-#define OCC_VERSION 1
-
 /*
- * A varlena: header, then the canonical steps (see src/core/occupancy.h).
- * The fingerprint is computed whenever a value is made or read in, so two
- * values with the same size and fingerprint are taken as equal.
+ * The stored layout is the core's at_occ_value (src/core/occupancy.h):
+ * the varlena header, then the header fields and the canonical steps.
  */
-typedef struct OccData
-{
-	int32		vl_len_;
-	uint8		version;
-	uint8		flags;			/* 0 */
-	uint16		unused16;		/* 0 */
-	uint32		nsteps;
-	uint32		unused32;		/* 0 */
-	uint64		fingerprint;
-	at_occ_step steps[FLEXIBLE_ARRAY_MEMBER];
-} OccData;
+typedef at_occ_value OccData;
 
-#define OCC_HEADER		offsetof(OccData, steps)
-#define OCC_SIZE(n)		(OCC_HEADER + (Size) (n) * sizeof(at_occ_step))
+#define OCC_VERSION		AT_OCC_VALUE_VERSION
+#define OCC_HEADER		AT_OCC_VALUE_HEADER
+#define OCC_SIZE(n)		AT_OCC_VALUE_SIZE(n)
 #define OCC_MAX_STEPS	((MaxAllocSize - OCC_HEADER) / sizeof(at_occ_step))
+
+/* The bytes values were written with since 0.1.0 (test/fixtures/golden). */
+StaticAssertDecl(offsetof(OccData, vl_len_) == 0 && sizeof(((OccData *) 0)->vl_len_) == VARHDRSZ &&
+				 offsetof(OccData, nsteps) == 8 && offsetof(OccData, fingerprint) == 16 &&
+				 OCC_HEADER == 24 && sizeof(at_occ_step) == 16,
+				 "occupancy's stored layout changed");
 
 /* A palloc'd value holding steps[0..n), fingerprinted (copies the steps). */
 extern OccData *occ_make(const at_occ_step *steps, Size n);

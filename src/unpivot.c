@@ -19,7 +19,7 @@
 #include "utils/timestamp.h"
 #include "utils/tuplestore.h"
 
-#include "csvsplit.h"
+#include "unpivot.h"
 
 PG_FUNCTION_INFO_V1(acmetrace_unpivot);
 

@@ -5,6 +5,8 @@
 
 #include <string.h>
 
+#include "bigendian.h"
+
 at_occ_row
 at_occ_classify(int64_t start, int has_end, int64_t end, int32_t gpus, at_occ_job *out)
 {
@@ -427,30 +429,30 @@ at_occ_integral(const at_occ_step *s, size_t n, int64_t from, int64_t to)
 	return sum + (double) level * (double) ((uint64_t) to - (uint64_t) cur);
 }
 
+/* ---- the stored value ---- */
+
+void
+at_occ_value_init(at_occ_value *o)
+{
+	memset((char *) o + sizeof(o->vl_len_), 0, AT_OCC_VALUE_HEADER - sizeof(o->vl_len_));
+	o->version = AT_OCC_VALUE_VERSION;
+}
+
+void
+at_occ_value_finish(at_occ_value *o, size_t n)
+{
+	o->nsteps = (uint32_t) n;
+	o->fingerprint = at_occ_fingerprint(o->steps, n);
+}
+
+int
+at_occ_value_header_ok(const at_occ_value *o, size_t size)
+{
+	return size >= AT_OCC_VALUE_HEADER && o->version == AT_OCC_VALUE_VERSION && o->flags == 0 &&
+		o->unused16 == 0 && o->unused32 == 0 && size == AT_OCC_VALUE_SIZE(o->nsteps);
+}
+
 /* ---- serialized aggregate state ---- */
-
-static void
-put_be64(uint8_t *p, uint64_t v)
-{
-	int			i;
-
-	for (i = 7; i >= 0; i--)
-	{
-		p[i] = (uint8_t) v;
-		v >>= 8;
-	}
-}
-
-static uint64_t
-get_be64(const uint8_t *p)
-{
-	uint64_t	v = 0;
-	int			i;
-
-	for (i = 0; i < 8; i++)
-		v = (v << 8) | p[i];
-	return v;
-}
 
 size_t
 at_occ_state_size(size_t nstarts, size_t nends)
@@ -465,13 +467,8 @@ put_list(uint8_t *p, const at_occ_list *l)
 
 	for (i = 0; i < l->n; i++, p += AT_OCC_STATE_ENTRY)
 	{
-		uint32_t	g = (uint32_t) l->g[i];
-
-		put_be64(p, (uint64_t) l->t[i]);
-		p[8] = (uint8_t) (g >> 24);
-		p[9] = (uint8_t) (g >> 16);
-		p[10] = (uint8_t) (g >> 8);
-		p[11] = (uint8_t) g;
+		at_put_u64(p, (uint64_t) l->t[i]);
+		at_put_u32(p + 8, (uint32_t) l->g[i]);
 	}
 	return p;
 }
@@ -481,8 +478,8 @@ at_occ_state_write(uint8_t *buf, const at_occ_list *starts, const at_occ_list *e
 {
 	buf[0] = AT_OCC_STATE_VERSION;
 	buf[1] = buf[2] = buf[3] = 0;
-	put_be64(buf + 4, starts->n);
-	put_be64(buf + 12, ends->n);
+	at_put_u64(buf + 4, starts->n);
+	at_put_u64(buf + 12, ends->n);
 	put_list(put_list(buf + AT_OCC_STATE_HEADER, starts), ends);
 }
 
@@ -499,8 +496,8 @@ at_occ_state_open(const uint8_t *buf, size_t len, size_t *nstarts, size_t *nends
 		return "unknown version";
 	if (buf[1] | buf[2] | buf[3])
 		return "reserved bytes are not zero";
-	ns = get_be64(buf + 4);
-	ne = get_be64(buf + 12);
+	ns = at_get_u64(buf + 4);
+	ne = at_get_u64(buf + 12);
 	room = (len - AT_OCC_STATE_HEADER) / AT_OCC_STATE_ENTRY;
 	if (ns > room || ne > room - ns ||
 		len != AT_OCC_STATE_HEADER + (ns + ne) * AT_OCC_STATE_ENTRY)
@@ -517,9 +514,8 @@ get_list(const uint8_t *p, at_occ_list *l, size_t n)
 
 	for (i = 0; i < n; i++, p += AT_OCC_STATE_ENTRY)
 	{
-		l->t[i] = (int64_t) get_be64(p);
-		l->g[i] = (int32_t) (((uint32_t) p[8] << 24) | ((uint32_t) p[9] << 16) |
-							 ((uint32_t) p[10] << 8) | p[11]);
+		l->t[i] = (int64_t) at_get_u64(p);
+		l->g[i] = (int32_t) at_get_u32(p + 8);
 	}
 	l->n = n;
 	return p;
@@ -528,8 +524,8 @@ get_list(const uint8_t *p, at_occ_list *l, size_t n)
 void
 at_occ_state_read(const uint8_t *buf, at_occ_list *starts, at_occ_list *ends)
 {
-	size_t		ns = (size_t) get_be64(buf + 4);
-	size_t		ne = (size_t) get_be64(buf + 12);
+	size_t		ns = (size_t) at_get_u64(buf + 4);
+	size_t		ne = (size_t) at_get_u64(buf + 12);
 
 	get_list(get_list(buf + AT_OCC_STATE_HEADER, starts, ns), ends, ne);
 }
@@ -568,6 +564,398 @@ at_occ_lists_check(const at_occ_list *starts, const at_occ_list *ends, int64_t t
 	if (at_occ_sweep_lists(starts, ends, NULL) < 0)
 		return "GPUs released before they were allocated";
 	return NULL;
+}
+
+/* ---- occupancy_agg's state ---- */
+
+void
+at_occ_state_init(at_occ_state *st, at_mem_fn mem, void *mem_ctx, at_occ_sort_fn sort)
+{
+	memset(st, 0, sizeof(*st));
+	st->mem = mem;
+	st->mem_ctx = mem_ctx;
+	st->sort = sort;
+}
+
+/* A list with room for n events (at least one, so never a 0-byte request). */
+static at_occ_err
+list_alloc(at_mem_fn mem, void *ctx, at_occ_list *l, size_t n)
+{
+	size_t		room = n > 0 ? n : 1;
+
+	l->n = 0;
+	l->g = NULL;
+	l->t = mem(ctx, NULL, room * sizeof(int64_t));
+	if (l->t == NULL)
+		return AT_OCC_ENOMEM;
+	l->g = mem(ctx, NULL, room * sizeof(int32_t));
+	if (l->g == NULL)
+	{
+		mem(ctx, l->t, 0);
+		l->t = NULL;
+		return AT_OCC_ENOMEM;
+	}
+	return AT_OCC_OK;
+}
+
+static void
+list_free(at_mem_fn mem, void *ctx, at_occ_list *l)
+{
+	if (l->t)
+		mem(ctx, l->t, 0);
+	if (l->g)
+		mem(ctx, l->g, 0);
+	l->t = NULL;
+	l->g = NULL;
+	l->n = 0;
+}
+
+/* A new empty chunk of cap jobs at the tail. */
+static at_occ_chunk *
+new_chunk(at_occ_state *st, uint32_t cap)
+{
+	at_occ_chunk *c = st->mem(st->mem_ctx, NULL, offsetof(at_occ_chunk, jobs) + (size_t) cap * sizeof(at_occ_job));
+
+	if (c == NULL)
+		return NULL;
+	c->next = NULL;
+	c->n = 0;
+	c->cap = cap;
+	if (st->tail)
+		st->tail->next = c;
+	else
+		st->head = c;
+	st->tail = c;
+	return c;
+}
+
+at_occ_err
+at_occ_state_grow(at_occ_state *st)
+{
+	uint32_t	cap = AT_OCC_CHUNK_MIN;
+
+	/* each chunk twice the last, up to AT_OCC_CHUNK_MAX */
+	if (st->tail != NULL)
+	{
+		cap = st->tail->cap < AT_OCC_CHUNK_MIN / 2 ? AT_OCC_CHUNK_MIN / 2 : st->tail->cap;
+		cap = cap < AT_OCC_CHUNK_MAX / 2 ? cap * 2 : AT_OCC_CHUNK_MAX;
+	}
+	return new_chunk(st, cap) ? AT_OCC_OK : AT_OCC_ENOMEM;
+}
+
+void
+at_occ_state_free(at_occ_state *st)
+{
+	at_occ_chunk *c = st->head;
+
+	while (c != NULL)
+	{
+		at_occ_chunk *next = c->next;
+
+		st->mem(st->mem_ctx, c, 0);
+		c = next;
+	}
+	for (int r = 0; r < st->nruns; r++)
+	{
+		list_free(st->mem, st->mem_ctx, &st->starts[r]);
+		list_free(st->mem, st->mem_ctx, &st->ends[r]);
+	}
+	st->head = st->tail = NULL;
+	st->nraw = 0;
+	st->nruns = 0;
+}
+
+at_occ_err
+at_occ_state_add_steps(at_occ_state *st, const at_occ_step *s, size_t n)
+{
+	at_occ_job *jobs;
+	long long	k;
+	at_occ_err	e = AT_OCC_OK;
+
+	if (n == 0)
+		return AT_OCC_OK;
+	if (n > SIZE_MAX / 2 / (2 * sizeof(at_occ_job)))
+		return AT_OCC_ETOOMANY;
+	jobs = st->mem(st->mem_ctx, NULL, 2 * n * sizeof(at_occ_job));
+	if (jobs == NULL)
+		return AT_OCC_ENOMEM;
+	k = at_occ_to_jobs(s, n, jobs, jobs + n);
+	if (k < 0)
+		e = AT_OCC_ERISE;
+	for (long long i = 0; i < k && e == AT_OCC_OK; i++)
+		e = at_occ_state_add(st, &jobs[i]);
+	st->mem(st->mem_ctx, jobs, 0);
+	return e;
+}
+
+/* Merge runs[0..k) into one new list (from mem/ctx). */
+static at_occ_err
+merge_runs(at_mem_fn mem, void *ctx, const at_occ_list *runs, int k, at_occ_list *out)
+{
+	size_t		total = 0;
+	at_occ_err	e;
+
+	for (int r = 0; r < k; r++)
+		total += runs[r].n;
+	if ((e = list_alloc(mem, ctx, out, total)) != AT_OCC_OK)
+		return e;
+	for (int r = 0; r < k; r++)
+	{
+		at_occ_list merged;
+
+		if (r == 0)
+		{
+			if (runs[0].n > 0)
+			{
+				memcpy(out->t, runs[0].t, runs[0].n * sizeof(int64_t));
+				memcpy(out->g, runs[0].g, runs[0].n * sizeof(int32_t));
+			}
+			out->n = runs[0].n;
+			continue;
+		}
+		if ((e = list_alloc(mem, ctx, &merged, out->n + runs[r].n)) != AT_OCC_OK)
+		{
+			list_free(mem, ctx, out);
+			return e;
+		}
+		at_occ_list_merge(out, &runs[r], &merged);
+		list_free(mem, ctx, out);
+		*out = merged;
+	}
+	return AT_OCC_OK;
+}
+
+/* Make room for one more run: fold all runs into one. */
+static at_occ_err
+fold_runs(at_occ_state *st)
+{
+	at_occ_list s,
+				e;
+	at_occ_err	err;
+
+	if ((err = merge_runs(st->mem, st->mem_ctx, st->starts, st->nruns, &s)) != AT_OCC_OK)
+		return err;
+	if ((err = merge_runs(st->mem, st->mem_ctx, st->ends, st->nruns, &e)) != AT_OCC_OK)
+	{
+		list_free(st->mem, st->mem_ctx, &s);
+		return err;
+	}
+	for (int r = 0; r < st->nruns; r++)
+	{
+		list_free(st->mem, st->mem_ctx, &st->starts[r]);
+		list_free(st->mem, st->mem_ctx, &st->ends[r]);
+	}
+	st->starts[0] = s;
+	st->ends[0] = e;
+	st->nruns = 1;
+	return AT_OCC_OK;
+}
+
+/* src's runs [0, r) went to dst: src keeps the rest. */
+static void
+drop_runs(at_occ_state *src, int r)
+{
+	memmove(&src->starts[0], &src->starts[r], (size_t) (src->nruns - r) * sizeof(at_occ_list));
+	memmove(&src->ends[0], &src->ends[r], (size_t) (src->nruns - r) * sizeof(at_occ_list));
+	src->nruns -= r;
+}
+
+at_occ_err
+at_occ_state_combine(at_occ_state *dst, at_occ_state *src)
+{
+	int			take = src->decoded && src->mem == dst->mem && src->mem_ctx == dst->mem_ctx;
+	at_occ_err	e = AT_OCC_OK;
+	int			r;
+
+	/* raw jobs: src may live in shorter-lived memory, so copy them */
+	for (at_occ_chunk *c = src->head; c != NULL; c = c->next)
+	{
+		at_occ_chunk *copy;
+
+		if (c->n == 0)
+			continue;
+		if ((copy = new_chunk(dst, c->n)) == NULL)
+			return AT_OCC_ENOMEM;
+		memcpy(copy->jobs, c->jobs, (size_t) c->n * sizeof(at_occ_job));
+		copy->n = c->n;
+		dst->nraw += c->n;
+	}
+	/* runs: a decoded src made them with our allocator, so take them; else copy */
+	for (r = 0; r < src->nruns; r++)
+	{
+		int			d;
+
+		if (dst->nruns == AT_OCC_MAX_RUNS && (e = fold_runs(dst)) != AT_OCC_OK)
+			break;
+		d = dst->nruns;
+		if (take)
+		{
+			dst->starts[d] = src->starts[r];
+			dst->ends[d] = src->ends[r];
+		}
+		else
+		{
+			if ((e = merge_runs(dst->mem, dst->mem_ctx, &src->starts[r], 1, &dst->starts[d])) != AT_OCC_OK)
+				break;
+			if ((e = merge_runs(dst->mem, dst->mem_ctx, &src->ends[r], 1, &dst->ends[d])) != AT_OCC_OK)
+			{
+				list_free(dst->mem, dst->mem_ctx, &dst->starts[d]);
+				break;
+			}
+		}
+		dst->nruns++;
+	}
+	if (take)
+		drop_runs(src, r);
+	return e;
+}
+
+/* Sort events of one kind from the raw jobs into a new list. */
+static at_occ_err
+sort_raw_events(const at_occ_state *st, int ends, at_occ_step *ev, at_mem_fn mem, void *ctx,
+				at_occ_list *out)
+{
+	size_t		k = 0;
+	at_occ_err	e;
+
+	for (const at_occ_chunk *c = st->head; c != NULL; c = c->next)
+		k += ends ? at_occ_end_events(c->jobs, c->n, ev + k) : at_occ_start_events(c->jobs, c->n, ev + k);
+	st->sort(ev, k);
+	if ((e = list_alloc(mem, ctx, out, k)) != AT_OCC_OK)
+		return e;
+	at_occ_list_fill(out, ev, k);
+	return AT_OCC_OK;
+}
+
+at_occ_err
+at_occ_state_runs(const at_occ_state *st, at_mem_fn mem, void *ctx, at_occ_runs *out)
+{
+	int			k = st->nruns;
+	at_occ_step *ev;
+	at_occ_err	e;
+
+	out->k = out->owned = k;
+	if (k > 0)
+	{
+		memcpy(out->starts, st->starts, (size_t) k * sizeof(at_occ_list));
+		memcpy(out->ends, st->ends, (size_t) k * sizeof(at_occ_list));
+	}
+	if (st->nraw == 0)
+		return AT_OCC_OK;
+	/* PostgreSQL's huge allocations stop at SIZE_MAX / 2 */
+	if (st->nraw > SIZE_MAX / 2 / sizeof(at_occ_step))
+		return AT_OCC_ETOOMANY;
+	ev = mem(ctx, NULL, (size_t) st->nraw * sizeof(at_occ_step));
+	if (ev == NULL)
+		return AT_OCC_ENOMEM;
+	e = sort_raw_events(st, 0, ev, mem, ctx, &out->starts[k]);
+	if (e == AT_OCC_OK)
+	{
+		e = sort_raw_events(st, 1, ev, mem, ctx, &out->ends[k]);
+		if (e != AT_OCC_OK)
+			list_free(mem, ctx, &out->starts[k]);
+	}
+	mem(ctx, ev, 0);
+	if (e == AT_OCC_OK)
+		out->k = k + 1;
+	return e;
+}
+
+void
+at_occ_runs_free(at_occ_runs *r, at_mem_fn mem, void *ctx)
+{
+	for (int i = r->owned; i < r->k; i++)
+	{
+		list_free(mem, ctx, &r->starts[i]);
+		list_free(mem, ctx, &r->ends[i]);
+	}
+	r->k = r->owned;
+}
+
+size_t
+at_occ_runs_events(const at_occ_runs *r)
+{
+	size_t		n = 0;
+
+	for (int i = 0; i < r->k; i++)
+		n += r->starts[i].n + r->ends[i].n;
+	return n;
+}
+
+long long
+at_occ_runs_sweep(const at_occ_runs *r, at_occ_step *out)
+{
+	size_t		pos[2 * (AT_OCC_MAX_RUNS + 1)];
+
+	return at_occ_sweep_runs(r->starts, r->ends, r->k, pos, out);
+}
+
+at_occ_err
+at_occ_state_flatten(const at_occ_state *st, at_mem_fn mem, void *ctx, at_occ_flat *f)
+{
+	at_occ_err	e;
+
+	memset(f, 0, sizeof(*f));
+	if ((e = at_occ_state_runs(st, mem, ctx, &f->runs)) != AT_OCC_OK)
+		return e;
+	if (f->runs.k == 1)
+	{
+		/* one run already: serialize it as it is */
+		f->starts = f->runs.starts[0];
+		f->ends = f->runs.ends[0];
+		return AT_OCC_OK;
+	}
+	if ((e = merge_runs(mem, ctx, f->runs.starts, f->runs.k, &f->starts)) != AT_OCC_OK)
+	{
+		at_occ_runs_free(&f->runs, mem, ctx);
+		return e;
+	}
+	if ((e = merge_runs(mem, ctx, f->runs.ends, f->runs.k, &f->ends)) != AT_OCC_OK)
+	{
+		list_free(mem, ctx, &f->starts);
+		at_occ_runs_free(&f->runs, mem, ctx);
+		return e;
+	}
+	f->merged = 1;
+	return AT_OCC_OK;
+}
+
+void
+at_occ_flat_free(at_occ_flat *f, at_mem_fn mem, void *ctx)
+{
+	if (f->merged)
+	{
+		list_free(mem, ctx, &f->starts);
+		list_free(mem, ctx, &f->ends);
+		f->merged = 0;
+	}
+	at_occ_runs_free(&f->runs, mem, ctx);
+}
+
+const char *
+at_occ_state_decode(at_occ_state *st, const uint8_t *buf, size_t len, int64_t tmin, int64_t tmax,
+					at_mem_fn mem, void *ctx, at_occ_sort_fn sort)
+{
+	size_t		ns,
+				ne;
+	const char *msg;
+
+	at_occ_state_init(st, mem, ctx, sort);
+	if ((msg = at_occ_state_open(buf, len, &ns, &ne)) != NULL)
+		return msg;
+	if (list_alloc(mem, ctx, &st->starts[0], ns) != AT_OCC_OK)
+		return "out of memory";
+	if (list_alloc(mem, ctx, &st->ends[0], ne) != AT_OCC_OK)
+	{
+		list_free(mem, ctx, &st->starts[0]);
+		return "out of memory";
+	}
+	st->nruns = 1;
+	st->decoded = 1;
+	at_occ_state_read(buf, &st->starts[0], &st->ends[0]);
+	if ((msg = at_occ_lists_check(&st->starts[0], &st->ends[0], tmin, tmax)) != NULL)
+		at_occ_state_free(st);
+	return msg;
 }
 
 /* ---- text form ---- */

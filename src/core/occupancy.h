@@ -17,6 +17,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "mem.h"
+
 #define AT_OCC_NOBEGIN	INT64_MIN	/* timestamptz '-infinity' */
 #define AT_OCC_NOEND	INT64_MAX	/* timestamptz 'infinity' */
 
@@ -50,6 +52,46 @@ typedef enum at_occ_row
 	AT_OCC_ROW_END_BEFORE_START,
 	AT_OCC_ROW_NEGATIVE_GPUS
 } at_occ_row;
+
+/*
+ * The stored value of acmetrace.occupancy, in the server's byte order (the
+ * varlena holds this struct as is; the type's binary send/recv form is
+ * big-endian): PostgreSQL's 4-byte length word, which the glue sets, then a
+ * 20-byte header and the canonical steps.  The fingerprint is computed
+ * whenever a value is made or read in, so two values with the same size
+ * and fingerprint are taken as equal (the accessors' cache keys on it).
+ * Values written by 0.1.0 have this layout; changing it needs a new
+ * version and an in-memory upgrade of the old one.
+ */
+#define AT_OCC_VALUE_VERSION	1
+
+typedef struct at_occ_value
+{
+	int32_t		vl_len_;		/* PostgreSQL's varlena length word */
+	uint8_t		version;		/* AT_OCC_VALUE_VERSION */
+	uint8_t		flags;			/* 0 */
+	uint16_t	unused16;		/* 0 */
+	uint32_t	nsteps;
+	uint32_t	unused32;		/* 0 */
+	uint64_t	fingerprint;	/* at_occ_fingerprint of the steps */
+	at_occ_step steps[];
+} at_occ_value;
+
+#define AT_OCC_VALUE_HEADER		offsetof(at_occ_value, steps)	/* 24 */
+#define AT_OCC_VALUE_SIZE(n)	(AT_OCC_VALUE_HEADER + (size_t) (n) * sizeof(at_occ_step))
+
+/* Zero the header (all but vl_len_) and set the version. */
+extern void at_occ_value_init(at_occ_value *o);
+
+/* After writing o->steps[0..n): the step count and the fingerprint. */
+extern void at_occ_value_finish(at_occ_value *o, size_t n);
+
+/*
+ * 1 if a value of size bytes has a well-formed header: known version, zero
+ * flags and reserved fields, and a size that matches the step count.  The
+ * steps still need at_occ_check.
+ */
+extern int	at_occ_value_header_ok(const at_occ_value *o, size_t size);
 
 /* Classify one input row; has_end = 0 means the job is still running. */
 extern at_occ_row at_occ_classify(int64_t start, int has_end, int64_t end,
@@ -147,8 +189,8 @@ extern long long at_occ_sweep_runs(const at_occ_list *starts, const at_occ_list 
 /*
  * Serialized aggregate state: a version byte, three zero bytes, the start
  * and end counts (uint64 each), then starts and ends as (int64 time, int32
- * gpus), all big-endian, each list sorted by time.  The reader checks
- * everything, including that the level never goes negative.
+ * gpus), all big-endian (bigendian.h), each list sorted by time.  The
+ * reader checks everything, including that the level never goes negative.
  */
 #define AT_OCC_STATE_VERSION	1
 #define AT_OCC_STATE_HEADER		20
@@ -168,6 +210,148 @@ extern void at_occ_state_read(const uint8_t *buf, at_occ_list *starts, at_occ_li
  */
 extern const char *at_occ_lists_check(const at_occ_list *starts, const at_occ_list *ends,
 									  int64_t tmin, int64_t tmax);
+
+/* ---- occupancy_agg's state ---- */
+
+/*
+ * Sorts events by time, in place.  The tests pass qsort with
+ * at_occ_step_cmp; the glue passes PostgreSQL's sort template, which can
+ * be interrupted.
+ */
+typedef void (*at_occ_sort_fn) (at_occ_step *ev, size_t n);
+
+typedef enum at_occ_err
+{
+	AT_OCC_OK = 0,
+	AT_OCC_ENOMEM,				/* the allocator returned NULL */
+	AT_OCC_ETOOMANY,			/* more jobs than one allocation can sort */
+	AT_OCC_ERISE,				/* rollup: a step rises by more than INT32_MAX */
+	AT_OCC_ENEGATIVE			/* sweep: GPUs released before allocated */
+} at_occ_err;
+
+/* Jobs wait unsorted in chunks that grow to AT_OCC_CHUNK_MAX jobs. */
+#define AT_OCC_CHUNK_MIN	64
+#define AT_OCC_CHUNK_MAX	65536
+
+typedef struct at_occ_chunk
+{
+	struct at_occ_chunk *next;
+	uint32_t	n;
+	uint32_t	cap;
+	at_occ_job	jobs[];
+} at_occ_chunk;
+
+/*
+ * The aggregate's state.  Jobs added by the transition function wait
+ * unsorted in chunks, so the state never copies itself to grow.  A partial
+ * aggregate's serialize sorts them into one start and one end list; the
+ * leader keeps each worker's lists as a run and sweeps the runs together
+ * (at_occ_sweep_runs), so it neither sorts nor merges, until more than
+ * AT_OCC_MAX_RUNS runs fold into one.
+ *
+ * Everything the state holds comes from mem/mem_ctx; the sorted snapshot
+ * of at_occ_state_runs and the flattened lists of at_occ_state_flatten
+ * come from the allocator passed to them (scratch memory in the glue).
+ */
+#define AT_OCC_MAX_RUNS 8
+
+typedef struct at_occ_state
+{
+	uint64_t	nraw;			/* jobs in the chunks */
+	at_occ_chunk *head;
+	at_occ_chunk *tail;
+	int			nruns;			/* sorted runs (from partial states) */
+	at_occ_list starts[AT_OCC_MAX_RUNS];
+	at_occ_list ends[AT_OCC_MAX_RUNS];
+	int			decoded;		/* made by at_occ_state_decode: combine may take its runs */
+	at_mem_fn	mem;
+	void	   *mem_ctx;
+	at_occ_sort_fn sort;
+} at_occ_state;
+
+/* An empty state. */
+extern void at_occ_state_init(at_occ_state *st, at_mem_fn mem, void *mem_ctx, at_occ_sort_fn sort);
+
+/* Frees what the state holds (the glue leaves that to its memory context). */
+extern void at_occ_state_free(at_occ_state *st);
+
+/* Room for one more job: a new chunk at the tail. */
+extern at_occ_err at_occ_state_grow(at_occ_state *st);
+
+/* Add a job (from at_occ_classify): one store, unless a chunk is full. */
+static inline at_occ_err
+at_occ_state_add(at_occ_state *st, const at_occ_job *job)
+{
+	if (st->tail == NULL || st->tail->n == st->tail->cap)
+	{
+		at_occ_err	e = at_occ_state_grow(st);
+
+		if (e != AT_OCC_OK)
+			return e;
+	}
+	st->tail->jobs[st->tail->n++] = *job;
+	st->nraw++;
+	return AT_OCC_OK;
+}
+
+/*
+ * Add the jobs whose occupancy is the canonical s[0..n) (at_occ_to_jobs),
+ * as rollup(occupancy) does; AT_OCC_ERISE if a rise is above INT32_MAX.
+ */
+extern at_occ_err at_occ_state_add_steps(at_occ_state *st, const at_occ_step *s, size_t n);
+
+/*
+ * dst += src.  src's raw jobs are copied (src may live in shorter-lived
+ * memory); its runs are taken if src was decoded with dst's allocator,
+ * else copied.  src stays usable, less any runs taken.
+ */
+extern at_occ_err at_occ_state_combine(at_occ_state *dst, at_occ_state *src);
+
+/*
+ * All of a state's jobs as sorted runs, without changing the state (a final
+ * function may run more than once on one state): its own runs, plus one
+ * sorted from its raw jobs with memory from mem/ctx.
+ */
+typedef struct at_occ_runs
+{
+	int			k;
+	at_occ_list starts[AT_OCC_MAX_RUNS + 1];
+	at_occ_list ends[AT_OCC_MAX_RUNS + 1];
+	int			owned;			/* runs [owned, k) were made here */
+} at_occ_runs;
+
+extern at_occ_err at_occ_state_runs(const at_occ_state *st, at_mem_fn mem, void *ctx, at_occ_runs *out);
+extern void at_occ_runs_free(at_occ_runs *r, at_mem_fn mem, void *ctx);
+/* Events in all runs: room enough for the sweep's steps. */
+extern size_t at_occ_runs_events(const at_occ_runs *r);
+/* Sweep the runs into canonical steps (-1: level negative, a broken state). */
+extern long long at_occ_runs_sweep(const at_occ_runs *r, at_occ_step *out);
+
+/*
+ * A state as one start and one end list, what it serializes to:
+ * at_occ_state_size(f.starts.n, f.ends.n) bytes, written by
+ * at_occ_state_write.  Lists made here come from mem/ctx.
+ */
+typedef struct at_occ_flat
+{
+	at_occ_list starts;
+	at_occ_list ends;
+	at_occ_runs runs;
+	int			merged;			/* starts and ends were made by merging runs */
+} at_occ_flat;
+
+extern at_occ_err at_occ_state_flatten(const at_occ_state *st, at_mem_fn mem, void *ctx, at_occ_flat *f);
+extern void at_occ_flat_free(at_occ_flat *f, at_mem_fn mem, void *ctx);
+
+/*
+ * Read a serialized state into st (initialized here with mem, ctx and sort):
+ * at_occ_state_open, at_occ_state_read and at_occ_lists_check over
+ * [tmin, tmax).  NULL on success, else a message, with nothing left
+ * allocated in st.
+ */
+extern const char *at_occ_state_decode(at_occ_state *st, const uint8_t *buf, size_t len,
+									   int64_t tmin, int64_t tmax,
+									   at_mem_fn mem, void *ctx, at_occ_sort_fn sort);
 
 /*
  * The text form: [["<timestamp>",<gpus>],...] (JSON).  Calls pair() for each

@@ -23,7 +23,7 @@ at_sk_error_ok(double alpha)
 }
 
 void
-at_sk_init(at_sketch *sk, double alpha, at_sk_mem_fn mem, void *mem_ctx)
+at_sk_init(at_sketch *sk, double alpha, at_mem_fn mem, void *mem_ctx)
 {
 	memset(sk, 0, sizeof(*sk));
 	sk->alpha = alpha;
@@ -511,10 +511,7 @@ at_sk_encode(const at_sketch *sk, unsigned char *buf)
 	{
 		uint32_t	nb = nonempty(sk);
 
-		buf[52] = (unsigned char) (nb >> 24);
-		buf[53] = (unsigned char) (nb >> 16);
-		buf[54] = (unsigned char) (nb >> 8);
-		buf[55] = (unsigned char) nb;
+		at_put_u32(buf + 52, nb);
 		for (int32_t i = sk->first; i <= sk->last; i++)
 		{
 			uint64_t	c = sk->counts[i - sk->lo];
@@ -540,7 +537,7 @@ err_message(at_sk_err e)
 }
 
 const char *
-at_sk_decode(at_sketch *sk, const unsigned char *buf, size_t len, at_sk_mem_fn mem, void *mem_ctx)
+at_sk_decode(at_sketch *sk, const unsigned char *buf, size_t len, at_mem_fn mem, void *mem_ctx)
 {
 	double		alpha;
 	uint32_t	nb;
@@ -567,7 +564,7 @@ at_sk_decode(at_sketch *sk, const unsigned char *buf, size_t len, at_sk_mem_fn m
 	sk->min = at_get_double(buf + 28);
 	sk->max = at_get_double(buf + 36);
 	sk->sum = at_get_double(buf + 44);
-	nb = ((uint32_t) buf[52] << 24) | ((uint32_t) buf[53] << 16) | ((uint32_t) buf[54] << 8) | buf[55];
+	nb = at_get_u32(buf + 52);
 	if (nb > AT_SK_MAX_BUCKETS)
 		return "too many buckets";
 	for (uint32_t k = 0; k < nb && msg == NULL; k++)
@@ -879,7 +876,7 @@ read_double(const char **p, double *out)
 }
 
 const char *
-at_sk_parse(at_sketch *sk, const char *s, at_sk_mem_fn mem, void *mem_ctx, size_t *err_pos)
+at_sk_parse(at_sketch *sk, const char *s, at_mem_fn mem, void *mem_ctx, size_t *err_pos)
 {
 	const char *p = s;
 	const char *msg = NULL;

@@ -26,6 +26,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "mem.h"
+
 #define AT_SK_VERSION		1
 #define AT_SK_MIN_ERROR		0.001
 #define AT_SK_MAX_ERROR		0.25
@@ -36,9 +38,6 @@
 #define AT_SK_HEADER		56
 #define AT_SK_FLAG_INTEGRAL	0x01
 #define AT_SK_FLAGS_KNOWN	0x01
-
-/* realloc-like: (ctx, NULL, n) allocates n zeroed bytes, (ctx, p, 0) frees. */
-typedef void *(*at_sk_mem_fn) (void *ctx, void *ptr, size_t size);
 
 typedef struct at_sketch
 {
@@ -58,7 +57,7 @@ typedef struct at_sketch
 	uint32_t	cap;
 	uint64_t   *counts;
 	uint64_t   *cum;			/* prefix sums after at_sk_prepare, else NULL */
-	at_sk_mem_fn mem;
+	at_mem_fn mem;
 	void	   *mem_ctx;
 } at_sketch;
 
@@ -78,7 +77,7 @@ typedef enum at_sk_err
 extern int	at_sk_error_ok(double alpha);
 
 /* An empty sketch; alpha must pass at_sk_error_ok. */
-extern void at_sk_init(at_sketch *sk, double alpha, at_sk_mem_fn mem, void *mem_ctx);
+extern void at_sk_init(at_sketch *sk, double alpha, at_mem_fn mem, void *mem_ctx);
 
 /* Frees the bucket arrays. */
 extern void at_sk_free(at_sketch *sk);
@@ -161,7 +160,7 @@ extern size_t at_sk_encode(const at_sketch *sk, unsigned char *buf);
  * NULL on success, else a message.  Every field is checked (at_sk_check).
  */
 extern const char *at_sk_decode(at_sketch *sk, const unsigned char *buf, size_t len,
-								at_sk_mem_fn mem, void *mem_ctx);
+								at_mem_fn mem, void *mem_ctx);
 
 /*
  * Text form, e.g. "v1 err=0.005 n=3 zeros=1 min=0 max=20 sum=32 int=1
@@ -169,7 +168,7 @@ extern const char *at_sk_decode(at_sketch *sk, const unsigned char *buf, size_t 
  * writes at most size bytes (with the NUL) and returns the full length.
  */
 extern size_t at_sk_format(const at_sketch *sk, char *buf, size_t size);
-extern const char *at_sk_parse(at_sketch *sk, const char *s, at_sk_mem_fn mem, void *mem_ctx,
+extern const char *at_sk_parse(at_sketch *sk, const char *s, at_mem_fn mem, void *mem_ctx,
 							   size_t *err_pos);
 
 /* NULL if the fields are consistent, else a message. */

@@ -7,13 +7,13 @@ int			tap_failed = 0;
 int
 main(void)
 {
-	test_csvsplit();
+	test_unpivot();
 	test_parse_value();
-	test_jobgen();
-	test_utilgen();
+	test_generate_jobs();
+	test_generate_util();
 	test_occupancy();
 	test_sketch();
-	test_hist();
+	test_bins();
 	printf("1..%d\n", tap_count);
 	return tap_failed ? 1 : 0;
 }

@@ -31,12 +31,12 @@ extern int	tap_failed;
 		printf("\n"); \
 	} while (0)
 
-void		test_csvsplit(void);
-void		test_jobgen(void);
+void		test_unpivot(void);
+void		test_generate_jobs(void);
 void		test_occupancy(void);
 void		test_parse_value(void);
 void		test_sketch(void);
-void		test_hist(void);
-void		test_utilgen(void);
+void		test_bins(void);
+void		test_generate_util(void);
 
 #endif

@@ -496,7 +496,7 @@ test_fingerprint(void)
 }
 
 /*
- * Fuzz regression (test/fuzz/corpus/occ_text/regress-window-past-int64-max):
+ * Fuzz regression (test/fuzz/corpus/occupancy_text/regress-window-past-int64-max):
  * timestamptz spans more than INT64_MAX microseconds, so the widest window
  * the SQL functions take overflowed the int64 differences.
  */
@@ -641,6 +641,396 @@ test_to_jobs(void)
 	}
 }
 
+/* ---- occupancy_agg's state (at_occ_state) ---- */
+
+/* calloc/free, counting live blocks; fails the allocation numbered fail_at. */
+typedef struct counted
+{
+	long		live;
+	long		calls;
+	long		fail_at;		/* 0: never */
+	int			freed_null;
+} counted;
+
+static void *
+counted_mem(void *ctx, void *p, size_t n)
+{
+	counted    *c = ctx;
+
+	if (n == 0)
+	{
+		if (p == NULL)
+			c->freed_null = 1;
+		free(p);
+		c->live--;
+		return NULL;
+	}
+	if (++c->calls == c->fail_at)
+		return NULL;
+	c->live++;
+	return calloc(1, n);
+}
+
+static int	sorts;
+
+static void
+sort_steps(at_occ_step *ev, size_t n)
+{
+	sorts++;
+	qsort(ev, n, sizeof(at_occ_step), at_occ_step_cmp);
+}
+
+/* Random jobs on a small axis, as (start, end or -1, gpus) rows. */
+static size_t
+random_rows(at_rng *r, int64_t (*rows)[3], size_t max)
+{
+	size_t		n = at_rng_next(r) % max;
+
+	for (size_t i = 0; i < n; i++)
+	{
+		rows[i][0] = (int64_t) (at_rng_next(r) % 1000);
+		rows[i][1] = at_rng_next(r) % 8 == 0 ? -1 : rows[i][0] + (int64_t) (at_rng_next(r) % 200);
+		rows[i][2] = (int64_t) (at_rng_next(r) % 9);
+	}
+	return n;
+}
+
+/* Add rows to a state as the transition function does. */
+static at_occ_err
+add_rows(at_occ_state *st, const int64_t (*rows)[3], size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+	{
+		at_occ_job	j;
+		at_occ_err	e;
+
+		if (at_occ_classify(rows[i][0], rows[i][1] >= 0, rows[i][1], (int32_t) rows[i][2], &j) == AT_OCC_ROW_ADD &&
+			(e = at_occ_state_add(st, &j)) != AT_OCC_OK)
+			return e;
+	}
+	return AT_OCC_OK;
+}
+
+/* The final function: runs, sweep; -1 on an error. */
+static long long
+state_final(const at_occ_state *st, counted *c, at_occ_step *out)
+{
+	at_occ_runs runs;
+	long long	n;
+
+	if (at_occ_state_runs(st, counted_mem, c, &runs) != AT_OCC_OK)
+		return -1;
+	n = at_occ_runs_sweep(&runs, out);
+	at_occ_runs_free(&runs, counted_mem, c);
+	return n;
+}
+
+/* serialize + deserialize: flatten, write, decode into *back. */
+static const char *
+state_roundtrip(const at_occ_state *st, counted *c, at_occ_state *back, uint8_t **bytes, size_t *len)
+{
+	at_occ_flat f;
+	const char *msg;
+
+	if (at_occ_state_flatten(st, counted_mem, c, &f) != AT_OCC_OK)
+		return "flatten failed";
+	*len = at_occ_state_size(f.starts.n, f.ends.n);
+	*bytes = malloc(*len);
+	at_occ_state_write(*bytes, &f.starts, &f.ends);
+	at_occ_flat_free(&f, counted_mem, c);
+	msg = at_occ_state_decode(back, *bytes, *len, -100, 100000, counted_mem, c, sort_steps);
+	return msg;
+}
+
+static void
+test_agg_state(void)
+{
+	counted		c = {0};
+	at_occ_state st;
+	at_occ_job	j = {0, 10, 1, 0};
+	at_occ_step s[16];
+	int			ok_chunks = 1;
+	size_t		nchunks = 0;
+	long long	n;
+	at_occ_err	e,
+				e2,
+				e3;
+	const char *msg;
+
+	/* chunks double from 64 to 65536 jobs, and never move */
+	at_occ_state_init(&st, counted_mem, &c, sort_steps);
+	for (long i = 0; i < 300000; i++)
+	{
+		if (at_occ_state_add(&st, &j) != AT_OCC_OK)
+			ok_chunks = 0;
+	}
+	{
+		uint32_t	want = AT_OCC_CHUNK_MIN;
+		uint64_t	total = 0;
+
+		for (at_occ_chunk *ch = st.head; ch != NULL; ch = ch->next, nchunks++)
+		{
+			if (ch->cap != want || (ch->next && ch->n != ch->cap))
+				ok_chunks = 0;
+			total += ch->n;
+			want = want < AT_OCC_CHUNK_MAX ? want * 2 : want;
+		}
+		if (total != 300000 || st.nraw != 300000)
+			ok_chunks = 0;
+	}
+	CHECK(ok_chunks && nchunks == 14, "state: 300000 jobs in %zu chunks of 64, 128, ... 65536", nchunks);
+	sorts = 0;
+	n = state_final(&st, &c, s);
+	CHECK(n == 2 && s[0].t == 0 && s[0].gpus == 300000 && s[1].t == 10 && s[1].gpus == 0 && sorts == 2,
+		  "state: final sweeps 300000 jobs, sorting starts and ends with the sort callback");
+	at_occ_state_free(&st);
+	CHECK(c.live == 0 && !c.freed_null, "state: freed, no block left (%ld)", c.live);
+
+	{
+		/* empty states: final gives no steps, serialize gives an empty state */
+		at_occ_state back;
+		uint8_t    *bytes;
+		size_t		len;
+
+		at_occ_state_init(&st, counted_mem, &c, sort_steps);
+		n = state_final(&st, &c, s);
+		CHECK(n == 0, "state: an empty state sweeps to no steps");
+		msg = state_roundtrip(&st, &c, &back, &bytes, &len);
+		CHECK(msg == NULL && len == AT_OCC_STATE_HEADER &&
+			  back.nruns == 1 && back.starts[0].n == 0 && back.decoded, "state: an empty state serializes to its header");
+		at_occ_state_free(&back);
+		free(bytes);
+		CHECK(c.live == 0, "state: nothing left after the empty round trip");
+	}
+	{
+		/* rollup: steps back into jobs */
+		const at_occ_step in[] = {{0, 3}, {5, 7}, {9, 2}, {12, 0}},
+					big[] = {{0, (int64_t) INT32_MAX + 1}};
+
+		at_occ_state_init(&st, counted_mem, &c, sort_steps);
+		e = at_occ_state_add_steps(&st, in, 4);
+		e2 = at_occ_state_add_steps(&st, in, 4);
+		e3 = at_occ_state_add_steps(&st, NULL, 0);
+		CHECK(e == AT_OCC_OK && e2 == AT_OCC_OK && e3 == AT_OCC_OK, "rollup: steps add as jobs");
+		n = state_final(&st, &c, s);
+		CHECK(n == 4 && s[0].gpus == 6 && s[1].gpus == 14 && s[2].gpus == 4 && s[3].gpus == 0,
+			  "rollup: two copies of a function sum to twice its levels");
+		e = at_occ_state_add_steps(&st, big, 1);
+		CHECK(e == AT_OCC_ERISE, "rollup: a rise above INT32_MAX is refused");
+		at_occ_state_free(&st);
+		CHECK(c.live == 0, "rollup: no block left, the refused one included");
+	}
+	{
+		/* more raw jobs than PostgreSQL could sort in one allocation */
+		at_occ_runs runs;
+
+		at_occ_state_init(&st, counted_mem, &c, sort_steps);
+		st.nraw = UINT64_MAX / 8;
+		e = at_occ_state_runs(&st, counted_mem, &c, &runs);
+		CHECK(e == AT_OCC_ETOOMANY && c.live == 0,
+			  "state: too many jobs to sort is an error, not an overflow");
+		st.nraw = 0;
+	}
+}
+
+/*
+ * As a parallel plan runs: workers add rows and serialize, the leader
+ * deserializes and combines (taking the runs), folding past
+ * AT_OCC_MAX_RUNS; or a state is combined without serializing (copying).
+ * The final steps equal one state fed every row.
+ */
+static void
+test_agg_parallel(void)
+{
+	at_rng		r;
+	counted		c = {0};
+	int			ok_same = 1,
+				ok_runs = 1,
+				ok_take = 1,
+				ok_copy = 1,
+				ok_ser = 1,
+				ok_leak = 1;
+
+	at_rng_seed(&r, 21);
+	for (int round = 0; round < 60; round++)
+	{
+		int			workers = 1 + (int) (at_rng_next(&r) % 20);
+		at_occ_state whole,
+					leader,
+					copied;
+		at_occ_step want[2 * 20 * 50 + 1],
+					got[2 * 20 * 50 + 1];
+		long long	nwant,
+					ngot;
+
+		at_occ_state_init(&whole, counted_mem, &c, sort_steps);
+		at_occ_state_init(&leader, counted_mem, &c, sort_steps);
+		at_occ_state_init(&copied, counted_mem, &c, sort_steps);
+		for (int w = 0; w < workers; w++)
+		{
+			int64_t		rows[50][3];
+			size_t		n = random_rows(&r, rows, 50);
+			at_occ_state worker,
+						back;
+			uint8_t    *bytes;
+			size_t		len;
+
+			at_occ_state_init(&worker, counted_mem, &c, sort_steps);
+			add_rows(&whole, (const int64_t (*)[3]) rows, n);
+			add_rows(&worker, (const int64_t (*)[3]) rows, n);
+			/* a worker's state goes to the leader serialized ... */
+			if (state_roundtrip(&worker, &c, &back, &bytes, &len) != NULL)
+				ok_ser = 0;
+			else
+			{
+				at_occ_list *s0 = back.starts[0].t ? &back.starts[0] : NULL;
+				int64_t    *t0 = s0 ? s0->t : NULL;
+
+				if (at_occ_state_combine(&leader, &back) != AT_OCC_OK || back.nruns != 0)
+					ok_take = 0;
+				/* taken, not copied: the leader holds the very list */
+				if (leader.nruns > 1 && leader.starts[leader.nruns - 1].t != t0)
+					ok_take = 0;
+				at_occ_state_free(&back);
+				free(bytes);
+			}
+			if (leader.nruns > AT_OCC_MAX_RUNS)
+				ok_runs = 0;
+			/* ... and, as a second plan, combined as it is (copied) */
+			if (at_occ_state_combine(&copied, &worker) != AT_OCC_OK || copied.nraw != whole.nraw)
+				ok_copy = 0;
+			at_occ_state_free(&worker);
+		}
+		nwant = state_final(&whole, &c, want);
+		ngot = state_final(&leader, &c, got);
+		if (nwant < 0 || ngot != nwant || memcmp(want, got, (size_t) nwant * sizeof(at_occ_step)) != 0)
+			ok_same = 0;
+		if (workers > AT_OCC_MAX_RUNS && leader.nruns > AT_OCC_MAX_RUNS)
+			ok_runs = 0;
+		ngot = state_final(&copied, &c, got);
+		if (ngot != nwant || memcmp(want, got, (size_t) nwant * sizeof(at_occ_step)) != 0)
+			ok_same = 0;
+		/* the final function leaves the state as it was: run it again */
+		ngot = state_final(&leader, &c, got);
+		if (ngot != nwant || memcmp(want, got, (size_t) nwant * sizeof(at_occ_step)) != 0)
+			ok_same = 0;
+		{
+			/* a leader with runs and raw jobs serializes to what one state does */
+			at_occ_state back1,
+						back2;
+			uint8_t    *b1,
+					   *b2;
+			size_t		l1,
+						l2;
+
+			at_occ_state twin;
+
+			/* leader += copied doubles every job: so does whole += a copy of it */
+			at_occ_state_init(&twin, counted_mem, &c, sort_steps);
+			if (at_occ_state_combine(&twin, &whole) != AT_OCC_OK ||
+				at_occ_state_combine(&leader, &copied) != AT_OCC_OK ||
+				at_occ_state_combine(&whole, &twin) != AT_OCC_OK ||
+				state_roundtrip(&leader, &c, &back1, &b1, &l1) != NULL ||
+				state_roundtrip(&whole, &c, &back2, &b2, &l2) != NULL)
+				ok_ser = 0;
+			else
+			{
+				if (l1 != l2 || memcmp(b1, b2, l1) != 0)
+					ok_ser = 0;
+				at_occ_state_free(&back1);
+				at_occ_state_free(&back2);
+				free(b1);
+				free(b2);
+			}
+			at_occ_state_free(&twin);
+		}
+		at_occ_state_free(&whole);
+		at_occ_state_free(&leader);
+		at_occ_state_free(&copied);
+		if (c.live != 0 || c.freed_null)
+			ok_leak = 0;
+	}
+	CHECK(ok_same, "parallel: 60 plans of 1 to 20 workers sweep to the steps of one state");
+	CHECK(ok_runs, "parallel: never more than %d runs (they fold)", AT_OCC_MAX_RUNS);
+	CHECK(ok_take, "parallel: combine takes a deserialized state's runs");
+	CHECK(ok_copy, "parallel: combine copies a live state's raw jobs");
+	CHECK(ok_ser, "parallel: runs plus raw jobs serialize to the bytes of one state");
+	CHECK(ok_leak, "parallel: every block freed, none freed twice or NULL");
+}
+
+/* Every allocation, failed in turn: an error, never a crash or a leak. */
+static void
+test_agg_nomem(void)
+{
+	const int64_t rows[][3] = {{0, 10, 8}, {3, 6, 1}, {4, -1, 2}, {9, 12, 5}};
+	int			ok = 1,
+				failures = 0;
+
+	for (long k = 1; k < 200; k++)
+	{
+		counted		c = {0};
+		at_occ_state a,
+					b,
+					back;
+		at_occ_step s[16];
+		uint8_t    *bytes = NULL;
+		size_t		len;
+		int			failed = 0;
+
+		c.fail_at = k;
+		at_occ_state_init(&a, counted_mem, &c, sort_steps);
+		at_occ_state_init(&b, counted_mem, &c, sort_steps);
+		failed |= add_rows(&a, rows, 4) != AT_OCC_OK;
+		failed |= add_rows(&b, rows, 4) != AT_OCC_OK;
+		if (state_roundtrip(&a, &c, &back, &bytes, &len) == NULL)
+		{
+			for (int i = 0; i < AT_OCC_MAX_RUNS + 2; i++)
+				failed |= at_occ_state_combine(&b, &back) != AT_OCC_OK;
+			at_occ_state_free(&back);
+		}
+		else
+			failed = 1;
+		free(bytes);
+		failed |= at_occ_state_combine(&b, &a) != AT_OCC_OK;
+		failed |= state_final(&b, &c, s) < 0;
+		at_occ_state_free(&a);
+		at_occ_state_free(&b);
+		failures += failed;
+		if (c.live != 0 || c.freed_null)
+			ok = 0;
+	}
+	CHECK(ok && failures > 10, "out of memory at each of 199 allocations: %d errors, no leak, no NULL freed",
+		  failures);
+}
+
+/* The stored value's header (at_occ_value). */
+static void
+test_value(void)
+{
+	union
+	{
+		at_occ_value v;
+		uint8_t		b[AT_OCC_VALUE_HEADER + 2 * sizeof(at_occ_step)];
+	}			u;
+	const at_occ_step st[] = {{5, 3}, {9, 0}};
+
+	memset(&u, 0xee, sizeof(u));
+	at_occ_value_init(&u.v);
+	memcpy(u.v.steps, st, sizeof(st));
+	at_occ_value_finish(&u.v, 2);
+	CHECK(AT_OCC_VALUE_HEADER == 24 && u.v.version == 1 && u.b[5] == 0 && u.b[6] == 0 && u.b[7] == 0 &&
+		  u.b[12] == 0 && u.b[15] == 0 && u.v.nsteps == 2 && u.v.fingerprint == at_occ_fingerprint(st, 2),
+		  "value: a 24-byte header, version 1, zero reserved fields, fingerprinted");
+	CHECK(at_occ_value_header_ok(&u.v, AT_OCC_VALUE_SIZE(2)), "value: the header checks");
+	CHECK(!at_occ_value_header_ok(&u.v, AT_OCC_VALUE_SIZE(2) - 1) && !at_occ_value_header_ok(&u.v, 10),
+		  "value: a size other than the steps' is refused");
+	u.v.flags = 1;
+	CHECK(!at_occ_value_header_ok(&u.v, AT_OCC_VALUE_SIZE(2)), "value: nonzero flags are refused");
+	u.v.flags = 0;
+	u.v.version = 2;
+	CHECK(!at_occ_value_header_ok(&u.v, AT_OCC_VALUE_SIZE(2)), "value: an unknown version is refused");
+}
+
 void
 test_occupancy(void)
 {
@@ -654,4 +1044,8 @@ test_occupancy(void)
 	test_fingerprint();
 	test_widest_window();
 	test_to_jobs();
+	test_agg_state();
+	test_agg_parallel();
+	test_agg_nomem();
+	test_value();
 }

@@ -9,7 +9,7 @@
 set -eu
 cd "$(dirname "$0")/../.."
 
-targets=${*:-sketch_text sketch_decode occ_text occ_binary csv hist}
+targets=${*:-sketch_text sketch_decode occupancy_text occupancy_binary unpivot bins}
 cc=${FUZZ_CC:-clang-14}
 bin=/usr/lib/llvm-14/bin
 [ -x "$bin/llvm-cov" ] || bin=$(dirname "$(command -v llvm-cov)")
@@ -21,10 +21,10 @@ entries_of() {
 	case $1 in
 		sketch_text) echo at_sk_parse at_sk_format at_sk_quantile at_sk_rank ;;
 		sketch_decode) echo at_sk_decode at_sk_encode at_sk_merge at_sk_check ;;
-		occ_text) echo at_occ_parse_text at_occ_check at_occ_at_hint at_occ_segments at_occ_integral ;;
-		occ_binary) echo at_occ_state_open at_occ_state_read at_occ_lists_check at_occ_sweep_runs at_occ_check ;;
-		csv) echo at_csv_split at_parse_value ;;
-		hist) echo at_hist_check_equal at_hist_check_edges at_hist_check_thresholds at_hist_decode at_hist_cdf ;;
+		occupancy_text) echo at_occ_parse_text at_occ_check at_occ_at_hint at_occ_segments at_occ_integral ;;
+		occupancy_binary) echo at_occ_state_decode at_occ_state_open at_occ_state_read at_occ_lists_check at_occ_sweep_runs at_occ_check ;;
+		unpivot) echo at_csv_split at_parse_value ;;
+		bins) echo at_bins_check_equal at_bins_check_edges at_bins_check_thresholds at_bins_decode at_bins_cdf ;;
 	esac
 }
 
@@ -32,8 +32,8 @@ core_of() {
 	case $1 in
 		sketch_*) echo src/core/sketch.c ;;
 		occ_*) echo src/core/occupancy.c ;;
-		csv) echo src/core/csvsplit.c ;;
-		hist) echo src/core/hist.c ;;
+		unpivot) echo src/core/unpivot.c ;;
+		bins) echo src/core/bins.c ;;
 	esac
 }
 

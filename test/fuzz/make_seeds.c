@@ -12,7 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "hist.h"
+#include "bins.h"
 #include "occupancy.h"
 #include "rng.h"
 #include "sketch.h"
@@ -179,7 +179,7 @@ occupancy(const char *name, const int64_t (*rows)[3], int nrows)
 	}
 	*p++ = ']';
 	*p = '\0';
-	put_text("occ_text", name, text);
+	put_text("occupancy_text", name, text);
 
 	/* occupancy_send's form */
 	bin[0] = 1;
@@ -190,13 +190,13 @@ occupancy(const char *name, const int64_t (*rows)[3], int nrows)
 		be(bin + 9 + 16 * i + 8, (uint64_t) steps[i].gpus);
 	}
 	snprintf(text, sizeof(text), "type-%s", name);
-	put("occ_binary", text, bin, 9 + 16 * (size_t) nsteps);
+	put("occupancy_binary", text, bin, 9 + 16 * (size_t) nsteps);
 
 	/* occupancy_agg's serialized state */
 	len = at_occ_state_size(starts.n, ends.n);
 	at_occ_state_write(state, &starts, &ends);
 	snprintf(text, sizeof(text), "state-%s", name);
-	put("occ_binary", text, state, len);
+	put("occupancy_binary", text, state, len);
 }
 
 static void
@@ -235,28 +235,28 @@ occupancies(void)
 /* ---- bins: serialized states, and argument arrays ---- */
 
 static void
-hist_state(const char *name, at_hist_kind kind, double lo, double hi, int32_t nbins,
+bins_state(const char *name, at_bins_kind kind, double lo, double hi, int32_t nbins,
 		   const double *params, int32_t np, const double *vals, int nv)
 {
-	at_hist		h;
+	at_bins		h;
 	unsigned char *b;
 	size_t		len;
 
-	if (at_hist_init(&h, kind, lo, hi, nbins, params, np, mem, NULL) != 0)
+	if (at_bins_init(&h, kind, lo, hi, nbins, params, np, mem, NULL) != 0)
 		exit(1);
 	for (int i = 0; i < nv; i++)
-		at_hist_add(&h, vals[i], fabs(vals[(i + 1) % nv]) / 7);
-	len = at_hist_encoded_size(&h);
+		at_bins_add(&h, vals[i], fabs(vals[(i + 1) % nv]) / 7);
+	len = at_bins_encoded_size(&h);
 	b = malloc(len);
-	at_hist_encode(&h, b);
-	put("hist", name, b, len);
+	at_bins_encode(&h, b);
+	put("bins", name, b, len);
 	free(b);
-	at_hist_free(&h, mem, NULL);
+	at_bins_free(&h, mem, NULL);
 }
 
 /* byte 0 (nbins + 4 for equal-width bins, or 0x80: nbins is the third double), then doubles */
 static void
-hist_arrays(const char *name, unsigned char first, const double *v, int n)
+bins_arrays(const char *name, unsigned char first, const double *v, int n)
 {
 	unsigned char b[1 + 8 * 64];
 
@@ -268,11 +268,11 @@ hist_arrays(const char *name, unsigned char first, const double *v, int n)
 		memcpy(&u, &v[i], 8);
 		be(b + 1 + 8 * i, u);
 	}
-	put("hist", name, b, 1 + 8 * (size_t) n);
+	put("bins", name, b, 1 + 8 * (size_t) n);
 }
 
 static void
-hists(void)
+bins_seeds(void)
 {
 	static const double edges[] = {0, 1, 2, 4, 8, 16, 1e9};
 	static const double thresholds[] = {8, 1, 2, 2, 0, -0.0, 1e9, -INFINITY, INFINITY};
@@ -282,42 +282,42 @@ hists(void)
 	at_rng_seed(&r, 3);
 	for (int i = 0; i < 200; i++)
 		vals[i] = i % 17 == 0 ? -1 : i % 23 == 0 ? 1e12 : floor(at_rng_uniform(&r) * 110);
-	hist_state("equal-empty", AT_HIST_EQUAL, 0, 100, 10, NULL, 0, vals, 0);
-	hist_state("equal-utilization", AT_HIST_EQUAL, 0, 100, 10, NULL, 0, vals, 200);
-	hist_state("equal-wider-than-dbl-max", AT_HIST_EQUAL, -1e308, 1e308, 4, NULL, 0, vals, 50);
-	hist_state("edges", AT_HIST_EDGES, 0, 0, 0, edges, 7, vals, 200);
-	hist_state("cdf", AT_HIST_CDF, 0, 0, 0, thresholds, 9, vals, 200);
-	hist_state("cdf-one-threshold", AT_HIST_CDF, 0, 0, 0, thresholds, 1, vals, 3);
-	hist_state("wcdf", AT_HIST_WCDF, 0, 0, 0, thresholds, 9, vals, 200);
-	hist_state("wcdf-empty", AT_HIST_WCDF, 0, 0, 0, edges, 7, vals, 0);
+	bins_state("equal-empty", AT_BINS_EQUAL, 0, 100, 10, NULL, 0, vals, 0);
+	bins_state("equal-utilization", AT_BINS_EQUAL, 0, 100, 10, NULL, 0, vals, 200);
+	bins_state("equal-wider-than-dbl-max", AT_BINS_EQUAL, -1e308, 1e308, 4, NULL, 0, vals, 50);
+	bins_state("edges", AT_BINS_EDGES, 0, 0, 0, edges, 7, vals, 200);
+	bins_state("cdf", AT_BINS_CDF, 0, 0, 0, thresholds, 9, vals, 200);
+	bins_state("cdf-one-threshold", AT_BINS_CDF, 0, 0, 0, thresholds, 1, vals, 3);
+	bins_state("wcdf", AT_BINS_WCDF, 0, 0, 0, thresholds, 9, vals, 200);
+	bins_state("wcdf-empty", AT_BINS_WCDF, 0, 0, 0, edges, 7, vals, 0);
 
 	/*
 	 * weights whose total rounds down to DBL_MAX while the slots pass it
-	 * (a state at_hist_cdf and the reader once overflowed on)
+	 * (a state at_bins_cdf and the reader once overflowed on)
 	 */
 	{
-		at_hist		h;
+		at_bins		h;
 		unsigned char *b;
 
-		at_hist_init(&h, AT_HIST_WCDF, 0, 0, 0, (const double[]) {0, 1}, 2, mem, NULL);
-		at_hist_add(&h, 0, 1.7976931348623157e308);
+		at_bins_init(&h, AT_BINS_WCDF, 0, 0, 0, (const double[]) {0, 1}, 2, mem, NULL);
+		at_bins_add(&h, 0, 1.7976931348623157e308);
 		for (int i = 0; i < 6; i++)
-			at_hist_add(&h, 1, 2.6e291);
-		b = malloc(at_hist_encoded_size(&h));
-		at_hist_encode(&h, b);
-		put("hist", "wcdf-total-at-dbl-max", b, at_hist_encoded_size(&h));
+			at_bins_add(&h, 1, 2.6e291);
+		b = malloc(at_bins_encoded_size(&h));
+		at_bins_encode(&h, b);
+		put("bins", "wcdf-total-at-dbl-max", b, at_bins_encoded_size(&h));
 		free(b);
-		at_hist_free(&h, mem, NULL);
+		at_bins_free(&h, mem, NULL);
 	}
 
-	hist_arrays("args-equal-10-bins", 14, (const double[]) {0, 100, 5, 50, 99.99, 100, 101, -0.0}, 8);
-	hist_arrays("args-equal-1-bin", 5, (const double[]) {-1, 1, 0}, 3);
-	hist_arrays("args-equal-nbins-raw", 0x80, (const double[]) {0, 1, 1e-320, 0.5}, 4);
-	hist_arrays("args-edges", 0, edges, 7);
-	hist_arrays("args-thresholds", 0, thresholds, 9);
-	hist_arrays("args-nan-inf", 14, (const double[]) {NAN, INFINITY, -INFINITY, 0, 1}, 5);
-	hist_arrays("args-huge", 14, (const double[]) {-1.7976931348623157e308, 1.7976931348623157e308, 0, 1e308}, 4);
-	hist_arrays("args-denormal", 4 + 3, (const double[]) {0, 4.9e-324, 2.5e-324, 4.9e-324}, 4);
+	bins_arrays("args-equal-10-bins", 14, (const double[]) {0, 100, 5, 50, 99.99, 100, 101, -0.0}, 8);
+	bins_arrays("args-equal-1-bin", 5, (const double[]) {-1, 1, 0}, 3);
+	bins_arrays("args-equal-nbins-raw", 0x80, (const double[]) {0, 1, 1e-320, 0.5}, 4);
+	bins_arrays("args-edges", 0, edges, 7);
+	bins_arrays("args-thresholds", 0, thresholds, 9);
+	bins_arrays("args-nan-inf", 14, (const double[]) {NAN, INFINITY, -INFINITY, 0, 1}, 5);
+	bins_arrays("args-huge", 14, (const double[]) {-1.7976931348623157e308, 1.7976931348623157e308, 0, 1e308}, 4);
+	bins_arrays("args-denormal", 4 + 3, (const double[]) {0, 4.9e-324, 2.5e-324, 4.9e-324}, 4);
 }
 
 /* ---- the wide-utilization CSV lines ---- */
@@ -330,16 +330,16 @@ csvs(void)
 	at_rng		r;
 
 	at_rng_seed(&r, 4);
-	put_text("csv", "philly-header", "time,machine_id,gpu0_util,gpu1_util,gpu2_util,gpu3_util\n");
-	put_text("csv", "philly-line", "2017-10-03 00:00:00 PDT,m29,60.8,NA,,100,\r\n");
-	put_text("csv", "quoted", "\"2023-07-01 00:00:00+00\",\"a,b\",\"say \"\"hi\"\"\",\"\", 1.5 ,\t-2e3\t");
-	put_text("csv", "numbers", "0,-0,+1,.5,5.,1e308,1e309,1e-400,0x10,inf,nan,NaN,na,1e,--1,1.2.3");
-	put_text("csv", "unterminated", "1,\"abc");
-	put_text("csv", "text-after-quote", "\"ab\"x,1");
+	put_text("unpivot", "philly-header", "time,machine_id,gpu0_util,gpu1_util,gpu2_util,gpu3_util\n");
+	put_text("unpivot", "philly-line", "2017-10-03 00:00:00 PDT,m29,60.8,NA,,100,\r\n");
+	put_text("unpivot", "quoted", "\"2023-07-01 00:00:00+00\",\"a,b\",\"say \"\"hi\"\"\",\"\", 1.5 ,\t-2e3\t");
+	put_text("unpivot", "numbers", "0,-0,+1,.5,5.,1e308,1e309,1e-400,0x10,inf,nan,NaN,na,1e,--1,1.2.3");
+	put_text("unpivot", "unterminated", "1,\"abc");
+	put_text("unpivot", "text-after-quote", "\"ab\"x,1");
 	p += sprintf(p, "2023-07-01 00:00:00");
 	for (int i = 0; i < 300; i++)
 		p += sprintf(p, ",%.1f", at_rng_uniform(&r) * 100);
-	put_text("csv", "wide-300", line);
+	put_text("unpivot", "wide-300", line);
 }
 
 int
@@ -348,7 +348,7 @@ main(int argc, char **argv)
 	root = argc > 1 ? argv[1] : "test/fuzz/corpus";
 	sketches();
 	occupancies();
-	hists();
+	bins_seeds();
 	csvs();
 	printf("make_seeds: %d seeds written under %s\n", written, root);
 	return 0;

@@ -1,11 +1,12 @@
 /*
- * csvsplit.h: split one CSV record into fields (RFC 4180 quoting).
+ * unpivot.h: the core of unpivot: split one CSV record into fields (RFC 4180
+ * quoting), parse a value.
  *
  * Plain C, no allocation, no PostgreSQL headers: the wide-utilization
  * unpivot calls it once per line and it is unit-tested and fuzzed alone.
  */
-#ifndef ACMETRACE_CSVSPLIT_H
-#define ACMETRACE_CSVSPLIT_H
+#ifndef ACMETRACE_UNPIVOT_H
+#define ACMETRACE_UNPIVOT_H
 
 #include <stddef.h>
 

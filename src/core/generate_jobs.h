@@ -1,12 +1,12 @@
 /*
- * jobgen.h: a synthetic job trace with the published marginals of an
+ * generate_jobs.h: a synthetic job trace with the published marginals of an
  * AcmeTrace cluster, scheduled by a capacity-limited FIFO scheduler.
  *
  * Plain C, no PostgreSQL headers, no allocation: the caller provides
- * at_jobgen_size() bytes.  Jobs come out one at a time in submit order.
+ * at_generate_jobs_size() bytes.  Jobs come out one at a time in submit order.
  */
-#ifndef ACMETRACE_JOBGEN_H
-#define ACMETRACE_JOBGEN_H
+#ifndef ACMETRACE_GENERATE_JOBS_H
+#define ACMETRACE_GENERATE_JOBS_H
 
 #include <stddef.h>
 #include <stdint.h>
@@ -28,7 +28,7 @@ enum
 extern const char *const at_type_names[AT_NTYPES];
 extern const char *const at_state_names[AT_NSTATES];
 
-/* What a cluster looks like; the numbers and their sources are in jobgen.c. */
+/* What a cluster looks like; the numbers and their sources are in generate_jobs.c. */
 typedef struct at_profile
 {
 	const char *name;
@@ -73,10 +73,10 @@ typedef struct at_job
 	int64_t		end;
 } at_job;
 
-typedef struct at_jobgen at_jobgen;
+typedef struct at_generate_jobs at_generate_jobs;
 
-extern size_t at_jobgen_size(const at_profile *p);
-extern at_jobgen *at_jobgen_init(void *mem, const at_profile *p, uint64_t seed);
-extern void at_jobgen_next(at_jobgen *g, at_job *job);
+extern size_t at_generate_jobs_size(const at_profile *p);
+extern at_generate_jobs *at_generate_jobs_init(void *mem, const at_profile *p, uint64_t seed);
+extern void at_generate_jobs_next(at_generate_jobs *g, at_job *job);
 
 #endif

@@ -1,5 +1,6 @@
 /*
- * csvsplit.c: split one CSV record into fields.  See csvsplit.h.
+ * unpivot.c: the core of unpivot: split one CSV record into fields, parse
+ * a value.  See unpivot.h.
  */
 #include <errno.h>
 #include <math.h>
@@ -7,7 +8,7 @@
 #include <string.h>
 #include <strings.h>
 
-#include "csvsplit.h"
+#include "unpivot.h"
 
 const char *
 at_csv_status_text(at_csv_status status)
@@ -49,7 +50,7 @@ at_csv_split(char *buf, size_t len, at_field *fields, size_t max_fields,
 		if (n == max_fields)
 		{
 			*err_pos = i;
-			*nfields = n;		/* the fields split so far, as csvsplit.h says */
+			*nfields = n;		/* the fields split so far, as unpivot.h says */
 			return AT_CSV_TOO_MANY_FIELDS;
 		}
 

@@ -1,5 +1,5 @@
 /*
- * fuzz_occ.h: checks both occupancy harnesses run on every step function
+ * fuzz_occupancy.h: checks both occupancy harnesses run on every step function
  * the core accepts (parsed from text, read from the binary type form, or
  * swept from a deserialized aggregate state).
  *
@@ -7,8 +7,8 @@
  * values, [MIN_TIMESTAMP, END_TIMESTAMP) in PostgreSQL 15's
  * datatype/timestamp.h, with from < to.
  */
-#ifndef ACMETRACE_FUZZ_OCC_H
-#define ACMETRACE_FUZZ_OCC_H
+#ifndef ACMETRACE_FUZZ_OCCUPANCY_H
+#define ACMETRACE_FUZZ_OCCUPANCY_H
 
 #include "fuzz_common.h"
 #include "occupancy.h"

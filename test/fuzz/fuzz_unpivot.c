@@ -1,5 +1,5 @@
 /*
- * fuzz_csv.c: the wide-utilization line splitter, at_csv_split, and the
+ * fuzz_unpivot.c: the wide-utilization line splitter, at_csv_split, and the
  * cell parser, at_parse_value (what unpivot, src/unpivot.c, runs per line).
  *
  * The input is one line.  It is split with room for every field it could
@@ -7,12 +7,12 @@
  * first byte), which must give the same fields up to that room and then
  * AT_CSV_TOO_MANY_FIELDS at the next field's first byte.  Fields must lie
  * inside the buffer, unquoted ones hold no comma, error positions lie
- * inside the line, and *nfields is the fields split so far (csvsplit.h).
+ * inside the line, and *nfields is the fields split so far (unpivot.h).
  * Every field, and the whole input, goes through at_parse_value: OK means
  * a finite number.
  */
 #include "fuzz_common.h"
-#include "csvsplit.h"
+#include "unpivot.h"
 
 static void
 check_fields(const char *buf, size_t size, const at_field *f, size_t nf)

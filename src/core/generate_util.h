@@ -1,10 +1,10 @@
 /*
- * utilgen.h: synthetic wide utilization files in the AcmeTrace layout
+ * generate_util.h: synthetic wide utilization files in the AcmeTrace layout
  * (Time, then one column per server or GPU, one line per 15 s sample).
  * Plain C, no PostgreSQL headers; the caller owns every buffer.
  */
-#ifndef ACMETRACE_UTILGEN_H
-#define ACMETRACE_UTILGEN_H
+#ifndef ACMETRACE_GENERATE_UTIL_H
+#define ACMETRACE_GENERATE_UTIL_H
 
 #include <stddef.h>
 #include <stdint.h>

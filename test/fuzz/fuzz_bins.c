@@ -1,24 +1,24 @@
 /*
- * fuzz_hist.c: the bins and CDF argument checks and the state reader.
+ * fuzz_bins.c: the bins and CDF argument checks and the state reader.
  *
  * Every input is used twice:
  *  - as arrays for the argument checks, as the SQL functions get them:
  *    doubles from bytes 1.. (any bits: NaN, infinities, -0, denormals,
  *    huge), and counts that are negative, zero, huge or just right
- *    (byte 0 chooses).  at_hist_check_equal / _edges / _thresholds must
+ *    (byte 0 chooses).  at_bins_check_equal / _edges / _thresholds must
  *    agree with their documented rules; arguments that pass must set up a
  *    state whose slot functions agree with brute force, that counts the
  *    values, gives CDFs in [0, 100], and serializes to bytes that
- *    at_hist_decode reads back and re-encodes byte for byte;
- *  - as a serialized state for at_hist_decode (bins' deserialize,
- *    src/hist_agg.c).  An accepted state re-encodes to the very same
+ *    at_bins_decode reads back and re-encodes byte for byte;
+ *  - as a serialized state for at_bins_decode (bins' deserialize,
+ *    src/bins_agg.c).  An accepted state re-encodes to the very same
  *    bytes, has the shape combine rebuilds from it, merges into a copy,
- *    and answers slots and at_hist_cdf in range.
+ *    and answers slots and at_bins_cdf in range.
  */
 #include <float.h>
 
 #include "fuzz_common.h"
-#include "hist.h"
+#include "bins.h"
 
 #define MAX_STATE_SLOTS 512		/* past this, check the slots without a state */
 
@@ -84,13 +84,13 @@ cmp_point(const void *a, const void *b)
 
 /* The CDF in range and monotone in the thresholds; needs n > 0 (wtotal > 0). */
 static void
-check_cdf(const at_hist *h)
+check_cdf(const at_bins *h)
 {
 	double	   *out = malloc((size_t) h->nin * sizeof(double)),
 			   *scratch = malloc((size_t) h->nparams * sizeof(double));
 	cdf_point  *pt = malloc((size_t) h->nin * sizeof(cdf_point));
 
-	at_hist_cdf(h, out, scratch);
+	at_bins_cdf(h, out, scratch);
 	for (int32_t i = 0; i < h->nin; i++)
 	{
 		FUZZ_CHECK(out[i] >= 0 && out[i] <= 100 * (1 + 1e-9), "CDF %g at threshold %g", out[i], h->in[i]);
@@ -108,29 +108,29 @@ check_cdf(const at_hist *h)
 
 /* Encode, decode, re-encode: the same bytes; the copy has the same shape. */
 static void
-roundtrip(const at_hist *h)
+roundtrip(const at_bins *h)
 {
-	size_t		n = at_hist_encoded_size(h);
+	size_t		n = at_bins_encoded_size(h);
 	unsigned char *b = malloc(n),
 			   *b2 = malloc(n);
-	at_hist		back;
+	at_bins		back;
 	const char *msg;
 
-	at_hist_encode(h, b);
-	msg = at_hist_decode(&back, b, n, fuzz_mem, &fuzz_live);
+	at_bins_encode(h, b);
+	msg = at_bins_decode(&back, b, n, fuzz_mem, &fuzz_live);
 	FUZZ_CHECK(msg == NULL, "own state (kind %d, %d slots, n %lld) rejected: %s", (int) h->kind, h->nslots,
 			   (long long) h->n, msg);
-	FUZZ_CHECK(at_hist_same_shape(h, &back) && at_hist_encoded_size(&back) == n, "decoded to another shape");
-	at_hist_encode(&back, b2);
+	FUZZ_CHECK(at_bins_same_shape(h, &back) && at_bins_encoded_size(&back) == n, "decoded to another shape");
+	at_bins_encode(&back, b2);
 	FUZZ_CHECK(memcmp(b, b2, n) == 0, "state not re-encoded the same");
-	at_hist_free(&back, fuzz_mem, &fuzz_live);
+	at_bins_free(&back, fuzz_mem, &fuzz_live);
 	free(b);
 	free(b2);
 }
 
 /* Count the numbers among vals (weights from them too), then the checks above. */
 static void
-count_values(at_hist *h, const double *vals, size_t n)
+count_values(at_bins *h, const double *vals, size_t n)
 {
 	for (size_t i = 0; i < n; i++)
 	{
@@ -138,9 +138,9 @@ count_values(at_hist *h, const double *vals, size_t n)
 
 		if (isnan(vals[i]))
 			continue;			/* the glue skips NaN */
-		if (h->kind == AT_HIST_WCDF && (!isfinite(w) || isinf(h->wtotal + w)))
+		if (h->kind == AT_BINS_WCDF && (!isfinite(w) || isinf(h->wtotal + w)))
 			continue;			/* the glue refuses these weights */
-		at_hist_add(h, vals[i], w);
+		at_bins_add(h, vals[i], w);
 	}
 	{
 		int64_t		total = 0;
@@ -149,7 +149,7 @@ count_values(at_hist *h, const double *vals, size_t n)
 			total += h->counts[s];
 		FUZZ_CHECK(total == h->n, "slots hold %lld of %lld values", (long long) total, (long long) h->n);
 	}
-	if ((h->kind == AT_HIST_CDF && h->n > 0) || (h->kind == AT_HIST_WCDF && h->n > 0 && h->wtotal > 0))
+	if ((h->kind == AT_BINS_CDF && h->n > 0) || (h->kind == AT_BINS_WCDF && h->n > 0 && h->wtotal > 0))
 		check_cdf(h);
 	roundtrip(h);
 }
@@ -163,7 +163,7 @@ arrays(const uint8_t *data, size_t size)
 			   *p;
 	int64_t		nbins;
 	static const int64_t odd_n[] = {INT64_MIN, -1, 0, 1, 2, 1000000, 1000001, 1000002, INT64_MAX};
-	at_hist		h;
+	at_bins		h;
 
 	for (size_t i = 0; i < m; i++)
 		v[i] = fuzz_double(data + 1 + 8 * i);
@@ -181,10 +181,10 @@ arrays(const uint8_t *data, size_t size)
 		int			args_ok = isfinite(lo) && isfinite(hi) && lo < hi;
 
 		for (size_t k = 0; k < sizeof(odd_n) / sizeof(odd_n[0]); k++)
-			FUZZ_CHECK((at_hist_check_equal(lo, hi, odd_n[k]) == NULL) ==
+			FUZZ_CHECK((at_bins_check_equal(lo, hi, odd_n[k]) == NULL) ==
 					   (args_ok && odd_n[k] >= 1 && odd_n[k] <= 1000000), "check_equal(%g, %g, %lld)", lo, hi,
 					   (long long) odd_n[k]);
-		if (at_hist_check_equal(lo, hi, nbins) == NULL)
+		if (at_bins_check_equal(lo, hi, nbins) == NULL)
 		{
 			int32_t		nb = (int32_t) nbins,
 						prev = 0;
@@ -193,7 +193,7 @@ arrays(const uint8_t *data, size_t size)
 					   (long long) nbins);
 			for (size_t i = 0; i < np; i++)
 			{
-				int32_t		s = at_hist_equal_slot(p[i], lo, hi, nb);
+				int32_t		s = at_bins_equal_slot(p[i], lo, hi, nb);
 
 				FUZZ_CHECK(s >= 0 && s <= nb + 1, "slot %d of %d bins", s, nb);
 				FUZZ_CHECK(p[i] < lo ? s == 0 : p[i] > hi ? s == nb + 1 : p[i] == hi ? s == nb : (s >= 1 && s <= nb),
@@ -203,9 +203,9 @@ arrays(const uint8_t *data, size_t size)
 			}
 			if (nb <= MAX_STATE_SLOTS)
 			{
-				FUZZ_CHECK(at_hist_init(&h, AT_HIST_EQUAL, lo, hi, nb, NULL, 0, fuzz_mem, &fuzz_live) == 0, "init");
+				FUZZ_CHECK(at_bins_init(&h, AT_BINS_EQUAL, lo, hi, nb, NULL, 0, fuzz_mem, &fuzz_live) == 0, "init");
 				count_values(&h, v, m);
-				at_hist_free(&h, fuzz_mem, &fuzz_live);
+				at_bins_free(&h, fuzz_mem, &fuzz_live);
 			}
 		}
 	}
@@ -216,9 +216,9 @@ arrays(const uint8_t *data, size_t size)
 
 		for (size_t i = 1; ok && i < m; i++)
 			ok = v[i - 1] < v[i];
-		FUZZ_CHECK((at_hist_check_edges(v, (int64_t) m) == NULL) == ok, "check_edges of %zu", m);
-		FUZZ_CHECK(at_hist_check_edges(v, -1) && at_hist_check_edges(v, INT64_MIN) &&
-				   at_hist_check_edges(v, 1000002) && at_hist_check_edges(v, INT64_MAX), "odd edge counts");
+		FUZZ_CHECK((at_bins_check_edges(v, (int64_t) m) == NULL) == ok, "check_edges of %zu", m);
+		FUZZ_CHECK(at_bins_check_edges(v, -1) && at_bins_check_edges(v, INT64_MIN) &&
+				   at_bins_check_edges(v, 1000002) && at_bins_check_edges(v, INT64_MAX), "odd edge counts");
 		if (ok)
 		{
 			int32_t		n = (int32_t) m;
@@ -226,7 +226,7 @@ arrays(const uint8_t *data, size_t size)
 			for (size_t i = 0; i < np; i++)
 			{
 				int32_t		want = 0,
-							s = at_hist_edges_slot(p[i], v, n);
+							s = at_bins_edges_slot(p[i], v, n);
 
 				for (int32_t k = 0; k < n; k++)
 					want += v[k] <= p[i];
@@ -236,9 +236,9 @@ arrays(const uint8_t *data, size_t size)
 					want = n;
 				FUZZ_CHECK(s == want, "edges slot of %.17g: %d, brute force %d", p[i], s, want);
 			}
-			FUZZ_CHECK(at_hist_init(&h, AT_HIST_EDGES, 0, 0, 0, v, n, fuzz_mem, &fuzz_live) == 0, "init");
+			FUZZ_CHECK(at_bins_init(&h, AT_BINS_EDGES, 0, 0, 0, v, n, fuzz_mem, &fuzz_live) == 0, "init");
 			count_values(&h, v, m);
-			at_hist_free(&h, fuzz_mem, &fuzz_live);
+			at_bins_free(&h, fuzz_mem, &fuzz_live);
 		}
 	}
 
@@ -248,14 +248,14 @@ arrays(const uint8_t *data, size_t size)
 
 		for (size_t i = 0; i < m; i++)
 			ok = ok && !isnan(v[i]);
-		FUZZ_CHECK((at_hist_check_thresholds(v, (int64_t) m) == NULL) == ok, "check_thresholds of %zu", m);
-		FUZZ_CHECK(at_hist_check_thresholds(v, -1) && at_hist_check_thresholds(v, 0) &&
-				   at_hist_check_thresholds(v, 1000001) && at_hist_check_thresholds(v, INT64_MIN),
+		FUZZ_CHECK((at_bins_check_thresholds(v, (int64_t) m) == NULL) == ok, "check_thresholds of %zu", m);
+		FUZZ_CHECK(at_bins_check_thresholds(v, -1) && at_bins_check_thresholds(v, 0) &&
+				   at_bins_check_thresholds(v, 1000001) && at_bins_check_thresholds(v, INT64_MIN),
 				   "odd threshold counts");
 		if (ok)
-			for (int kind = AT_HIST_CDF; kind <= AT_HIST_WCDF; kind++)
+			for (int kind = AT_BINS_CDF; kind <= AT_BINS_WCDF; kind++)
 			{
-				FUZZ_CHECK(at_hist_init(&h, (at_hist_kind) kind, 0, 0, 0, v, (int32_t) m, fuzz_mem, &fuzz_live) == 0,
+				FUZZ_CHECK(at_bins_init(&h, (at_bins_kind) kind, 0, 0, 0, v, (int32_t) m, fuzz_mem, &fuzz_live) == 0,
 						   "init");
 				FUZZ_CHECK(h.nparams >= 1 && h.nparams <= (int32_t) m && h.nslots == h.nparams + 1, "%d thresholds",
 						   h.nparams);
@@ -265,14 +265,14 @@ arrays(const uint8_t *data, size_t size)
 				for (size_t i = 0; i < np; i++)
 				{
 					int32_t		want = 0,
-								s = at_hist_cdf_slot(p[i], h.params, h.nparams);
+								s = at_bins_cdf_slot(p[i], h.params, h.nparams);
 
 					for (int32_t k = 0; k < h.nparams; k++)
 						want += h.params[k] < p[i];
 					FUZZ_CHECK(s == want, "CDF slot of %.17g: %d, brute force %d", p[i], s, want);
 				}
 				count_values(&h, v, m);
-				at_hist_free(&h, fuzz_mem, &fuzz_live);
+				at_bins_free(&h, fuzz_mem, &fuzz_live);
 			}
 	}
 	free(p);
@@ -282,9 +282,9 @@ arrays(const uint8_t *data, size_t size)
 static void
 state(const uint8_t *data, size_t size)
 {
-	at_hist		h,
+	at_bins		h,
 				copy;
-	const char *msg = at_hist_decode(&h, data, size, fuzz_mem, &fuzz_live);
+	const char *msg = at_bins_decode(&h, data, size, fuzz_mem, &fuzz_live);
 	unsigned char *b;
 	int64_t		total = 0;
 	size_t		np;
@@ -296,10 +296,10 @@ state(const uint8_t *data, size_t size)
 				   "a refused state left arrays behind");
 		return;
 	}
-	FUZZ_CHECK(h.kind >= AT_HIST_EQUAL && h.kind <= AT_HIST_WCDF && h.nslots >= 2 &&
-			   h.nslots <= AT_HIST_MAX_SLOTS && h.counts != NULL, "kind %d, %d slots", (int) h.kind, h.nslots);
-	FUZZ_CHECK(h.kind == AT_HIST_EQUAL ? h.nslots == h.nbins + 2 : h.nslots == h.nparams + 1, "slots and parameters");
-	FUZZ_CHECK((h.kind == AT_HIST_CDF || h.kind == AT_HIST_WCDF) == (h.nin > 0), "thresholds as given");
+	FUZZ_CHECK(h.kind >= AT_BINS_EQUAL && h.kind <= AT_BINS_WCDF && h.nslots >= 2 &&
+			   h.nslots <= AT_BINS_MAX_SLOTS && h.counts != NULL, "kind %d, %d slots", (int) h.kind, h.nslots);
+	FUZZ_CHECK(h.kind == AT_BINS_EQUAL ? h.nslots == h.nbins + 2 : h.nslots == h.nparams + 1, "slots and parameters");
+	FUZZ_CHECK((h.kind == AT_BINS_CDF || h.kind == AT_BINS_WCDF) == (h.nin > 0), "thresholds as given");
 	for (int32_t s = 0; s < h.nslots; s++)
 	{
 		FUZZ_CHECK(h.counts[s] >= 0, "negative count");
@@ -308,53 +308,53 @@ state(const uint8_t *data, size_t size)
 	FUZZ_CHECK(total == h.n, "counts add to %lld, n is %lld", (long long) total, (long long) h.n);
 
 	/* the very same bytes back */
-	FUZZ_CHECK(at_hist_encoded_size(&h) == size, "encoded size %zu of a %zu byte state", at_hist_encoded_size(&h), size);
+	FUZZ_CHECK(at_bins_encoded_size(&h) == size, "encoded size %zu of a %zu byte state", at_bins_encoded_size(&h), size);
 	b = malloc(size);
-	at_hist_encode(&h, b);
+	at_bins_encode(&h, b);
 	FUZZ_CHECK(memcmp(b, data, size) == 0, "state re-encodes to other bytes");
 	free(b);
 
 	/* slots of the parameters and their neighbours, in range */
-	p = probe_values(h.kind == AT_HIST_EQUAL ? (const double[]) {h.lo, h.hi} : h.params,
-					 h.kind == AT_HIST_EQUAL ? 2 : (size_t) h.nparams, &np);
+	p = probe_values(h.kind == AT_BINS_EQUAL ? (const double[]) {h.lo, h.hi} : h.params,
+					 h.kind == AT_BINS_EQUAL ? 2 : (size_t) h.nparams, &np);
 	for (size_t i = 0; i < np; i++)
 	{
-		int32_t		s = h.kind == AT_HIST_EQUAL ? at_hist_equal_slot(p[i], h.lo, h.hi, h.nbins) :
-			h.kind == AT_HIST_EDGES ? at_hist_edges_slot(p[i], h.params, h.nparams) :
-			at_hist_cdf_slot(p[i], h.params, h.nparams);
+		int32_t		s = h.kind == AT_BINS_EQUAL ? at_bins_equal_slot(p[i], h.lo, h.hi, h.nbins) :
+			h.kind == AT_BINS_EDGES ? at_bins_edges_slot(p[i], h.params, h.nparams) :
+			at_bins_cdf_slot(p[i], h.params, h.nparams);
 
 		FUZZ_CHECK(s >= 0 && s < h.nslots, "slot %d of %d", s, h.nslots);
 	}
 	free(p);
 
 	/* combine: a state of the same shape built from this one's arguments, merged into twice */
-	FUZZ_CHECK(at_hist_init(&copy, h.kind, h.lo, h.hi, h.nbins, h.kind == AT_HIST_EDGES ? h.params : h.in,
-							h.kind == AT_HIST_EDGES ? h.nparams : h.nin, fuzz_mem, &fuzz_live) == 0, "init");
-	FUZZ_CHECK(at_hist_same_shape(&copy, &h), "combine would not take this state's shape");
+	FUZZ_CHECK(at_bins_init(&copy, h.kind, h.lo, h.hi, h.nbins, h.kind == AT_BINS_EDGES ? h.params : h.in,
+							h.kind == AT_BINS_EDGES ? h.nparams : h.nin, fuzz_mem, &fuzz_live) == 0, "init");
+	FUZZ_CHECK(at_bins_same_shape(&copy, &h), "combine would not take this state's shape");
 	for (int round = 0; round < 2; round++)
 	{
 		int64_t		n_before = copy.n;
 
 		double		w_before = copy.wtotal;
-		int			rc = at_hist_merge(&copy, &h);
+		int			rc = at_bins_merge(&copy, &h);
 
 		if (rc != 0)
 		{
 			FUZZ_CHECK(copy.n == n_before && copy.wtotal == w_before, "a refused merge changed the state");
 			FUZZ_CHECK(rc == -1 ? n_before > INT64_MAX - h.n
-					   : h.kind == AT_HIST_WCDF && isinf(w_before + h.wtotal), "merge refused (%d) without overflow", rc);
+					   : h.kind == AT_BINS_WCDF && isinf(w_before + h.wtotal), "merge refused (%d) without overflow", rc);
 			break;
 		}
 		FUZZ_CHECK(copy.n == n_before + h.n, "merge count");
 	}
-	if ((copy.kind == AT_HIST_CDF && copy.n > 0) || (copy.kind == AT_HIST_WCDF && copy.n > 0 && copy.wtotal > 0))
+	if ((copy.kind == AT_BINS_CDF && copy.n > 0) || (copy.kind == AT_BINS_WCDF && copy.n > 0 && copy.wtotal > 0))
 		check_cdf(&copy);
-	at_hist_free(&copy, fuzz_mem, &fuzz_live);
+	at_bins_free(&copy, fuzz_mem, &fuzz_live);
 
 	/* the final function */
-	if ((h.kind == AT_HIST_CDF && h.n > 0) || (h.kind == AT_HIST_WCDF && h.n > 0 && h.wtotal > 0))
+	if ((h.kind == AT_BINS_CDF && h.n > 0) || (h.kind == AT_BINS_WCDF && h.n > 0 && h.wtotal > 0))
 		check_cdf(&h);
-	at_hist_free(&h, fuzz_mem, &fuzz_live);
+	at_bins_free(&h, fuzz_mem, &fuzz_live);
 }
 
 int

@@ -1,8 +1,8 @@
-/* test_csvsplit.c: unit tests of the CSV record splitter. */
+/* test_unpivot.c: unit tests of the CSV record splitter. */
 #include <stdlib.h>
 #include <string.h>
 
-#include "csvsplit.h"
+#include "unpivot.h"
 #include "tap.h"
 
 #define MAXF 64
@@ -30,7 +30,7 @@ field_is(size_t i, const char *want)
 }
 
 void
-test_csvsplit(void)
+test_unpivot(void)
 {
 	CHECK(split("a,b,c", MAXF) == AT_CSV_OK && nf == 3 &&
 		  field_is(0, "a") && field_is(1, "b") && field_is(2, "c"), "plain fields");
@@ -52,7 +52,7 @@ test_csvsplit(void)
 	CHECK(split("\"ab\"x,1", MAXF) == AT_CSV_TEXT_AFTER_QUOTE && pos == 4, "text after closing quote");
 	CHECK(split("a\"b,c", MAXF) == AT_CSV_OK && field_is(0, "a\"b"), "quote inside an unquoted field is data");
 	CHECK(split("a,b,c", 2) == AT_CSV_TOO_MANY_FIELDS && pos == 4, "too many fields detected at the third");
-	/* fuzz regression (test/fuzz/corpus/csv/regress-too-many-fields-count) */
+	/* fuzz regression (test/fuzz/corpus/unpivot/regress-too-many-fields-count) */
 	CHECK(split("a,b,c", 2) == AT_CSV_TOO_MANY_FIELDS && nf == 2, "too many fields: the two split so far are counted");
 	CHECK(split("a", 0) == AT_CSV_TOO_MANY_FIELDS && nf == 0 && pos == 0, "no room at all");
 	CHECK(split("a,b,c", 3) == AT_CSV_OK && nf == 3, "exactly max fields");

@@ -1,9 +1,9 @@
-/* test_jobgen.c: the synthetic trace's shape, scheduling and determinism. */
+/* test_generate_jobs.c: the synthetic trace's shape, scheduling and determinism. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "jobgen.h"
+#include "generate_jobs.h"
 #include "tap.h"
 
 typedef struct event
@@ -27,13 +27,13 @@ static at_job *
 generate(const char *cluster, long n, uint64_t seed)
 {
 	const at_profile *p = at_profile_by_name(cluster);
-	void	   *mem = malloc(at_jobgen_size(p));
-	at_jobgen  *g = at_jobgen_init(mem, p, seed);
+	void	   *mem = malloc(at_generate_jobs_size(p));
+	at_generate_jobs *g = at_generate_jobs_init(mem, p, seed);
 	at_job	   *jobs = malloc(sizeof(at_job) * (size_t) n);
 	long		i;
 
 	for (i = 0; i < n; i++)
-		at_jobgen_next(g, &jobs[i]);
+		at_generate_jobs_next(g, &jobs[i]);
 	free(mem);
 	return jobs;
 }
@@ -170,7 +170,7 @@ check_cluster(const char *cluster, long n, double gpu_share, const double gpu_st
 }
 
 void
-test_jobgen(void)
+test_generate_jobs(void)
 {
 	static const double seren_gpu[3] = {0.497, 0.075, 0.429};
 	static const double seren_cpu[3] = {0.858, 0.039, 0.102};

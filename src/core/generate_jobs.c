@@ -1,5 +1,5 @@
 /*
- * jobgen.c: synthetic AcmeTrace-like jobs.
+ * generate_jobs.c: synthetic AcmeTrace-like jobs.
  *
  * Targets (AcmeTrace data/cluster_summary.csv, NSDI '24 paper):
  *   Seren: 1,031,550 jobs over 184 days, 64.4% GPU jobs; GPU jobs 49.7%
@@ -29,7 +29,7 @@
 #include <math.h>
 #include <string.h>
 
-#include "jobgen.h"
+#include "generate_jobs.h"
 
 const char *const at_type_names[AT_NTYPES] = {"Pretrain", "Eval", "SFT", "MLLM", "Debug", "Other"};
 const char *const at_state_names[AT_NSTATES] = {"COMPLETED", "CANCELLED", "FAILED", "TIMEOUT", "NODE_FAIL"};
@@ -89,7 +89,7 @@ typedef struct running
 	int			gpus;
 } running;
 
-struct at_jobgen
+struct at_generate_jobs
 {
 	const at_profile *p;
 	at_rng		rng;
@@ -102,15 +102,15 @@ struct at_jobgen
 };
 
 size_t
-at_jobgen_size(const at_profile *p)
+at_generate_jobs_size(const at_profile *p)
 {
-	return sizeof(at_jobgen) + sizeof(running) * (size_t) p->gpu_capacity;
+	return sizeof(at_generate_jobs) + sizeof(running) * (size_t) p->gpu_capacity;
 }
 
-at_jobgen *
-at_jobgen_init(void *mem, const at_profile *p, uint64_t seed)
+at_generate_jobs *
+at_generate_jobs_init(void *mem, const at_profile *p, uint64_t seed)
 {
-	at_jobgen  *g = mem;
+	at_generate_jobs *g = mem;
 
 	memset(g, 0, sizeof(*g));
 	g->p = p;
@@ -122,7 +122,7 @@ at_jobgen_init(void *mem, const at_profile *p, uint64_t seed)
 }
 
 static void
-heap_push(at_jobgen *g, int64_t end, int gpus)
+heap_push(at_generate_jobs *g, int64_t end, int gpus)
 {
 	int			i = g->nrunning++;
 
@@ -136,7 +136,7 @@ heap_push(at_jobgen *g, int64_t end, int gpus)
 }
 
 static running
-heap_pop(at_jobgen *g)
+heap_pop(at_generate_jobs *g)
 {
 	running		top = g->heap[0];
 	running		last = g->heap[--g->nrunning];
@@ -162,7 +162,7 @@ heap_pop(at_jobgen *g)
 
 /* Earliest time >= t at which gpus GPUs are free; releases what ended by then. */
 static int64_t
-reserve(at_jobgen *g, int64_t t, int gpus)
+reserve(at_generate_jobs *g, int64_t t, int gpus)
 {
 	while (g->nrunning > 0 && g->heap[0].end <= t)
 		g->free_gpus += heap_pop(g).gpus;
@@ -184,7 +184,7 @@ lognormal(at_rng *r, double median, double sigma)
 }
 
 void
-at_jobgen_next(at_jobgen *g, at_job *job)
+at_generate_jobs_next(at_generate_jobs *g, at_job *job)
 {
 	const at_profile *p = g->p;
 	at_rng	   *r = &g->rng;

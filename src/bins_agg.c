@@ -1,7 +1,7 @@
 /*
- * hist_agg.c: the aggregates bins, bins_at, cdf_at and weighted_cdf_at.
+ * bins_agg.c: the aggregates bins, bins_at, cdf_at and weighted_cdf_at.
  *
- * The state (src/core/hist.h) lives in the aggregate memory context; its
+ * The state (src/core/bins.h) lives in the aggregate memory context; its
  * parameters come from the first row and must not change within a group.
  * Partial states travel in the core's versioned serial form, checked on the
  * way in.
@@ -17,23 +17,24 @@
 #include "utils/memutils.h"
 
 #include "glue.h"
-#include "hist.h"
+#include "bins.h"
 
 PG_FUNCTION_INFO_V1(acmetrace_bins_trans);
 PG_FUNCTION_INFO_V1(acmetrace_bins_at_trans);
 PG_FUNCTION_INFO_V1(acmetrace_cdf_trans);
 PG_FUNCTION_INFO_V1(acmetrace_wcdf_trans);
+/* acmetrace_hist_*: old link names, kept because released install scripts reference them */
 PG_FUNCTION_INFO_V1(acmetrace_hist_combine);
 PG_FUNCTION_INFO_V1(acmetrace_hist_serialize);
 PG_FUNCTION_INFO_V1(acmetrace_hist_deserialize);
 PG_FUNCTION_INFO_V1(acmetrace_bins_final);
 PG_FUNCTION_INFO_V1(acmetrace_cdf_final);
 
-typedef struct HistState
+typedef struct BinsState
 {
-	at_hist		h;
+	at_bins		h;
 	bool		stable;			/* the array argument is a constant (or Param) */
-} HistState;
+} BinsState;
 
 static void
 bad_arg(const char *fn, const char *msg, const char *hint)
@@ -85,14 +86,14 @@ array_arg(FunctionCallInfo fcinfo, int argno, const char *fn, const char *what, 
 	return out;
 }
 
-static HistState *
-new_state(FunctionCallInfo fcinfo, const char *fn, at_hist_kind kind, double lo, double hi,
+static BinsState *
+new_state(FunctionCallInfo fcinfo, const char *fn, at_bins_kind kind, double lo, double hi,
 		  int32 nbins, const double *vals, int nvals)
 {
 	MemoryContext cxt = at_agg_context(fcinfo, fn);
-	HistState  *st = MemoryContextAllocZero(cxt, sizeof(HistState));
+	BinsState  *st = MemoryContextAllocZero(cxt, sizeof(BinsState));
 
-	if (at_hist_init(&st->h, kind, lo, hi, nbins, vals, nvals, at_cxt_mem, cxt) != 0)
+	if (at_bins_init(&st->h, kind, lo, hi, nbins, vals, nvals, at_cxt_mem, cxt) != 0)
 		ereport(ERROR, (errcode(ERRCODE_OUT_OF_MEMORY), errmsg("out of memory")));
 	return st;
 }
@@ -103,7 +104,7 @@ new_state(FunctionCallInfo fcinfo, const char *fn, at_hist_kind kind, double lo,
  * bytes against element bytes.
  */
 static void
-same_array(FunctionCallInfo fcinfo, HistState *st, int argno, const char *fn, const char *what,
+same_array(FunctionCallInfo fcinfo, BinsState *st, int argno, const char *fn, const char *what,
 		   const double *want, int nwant)
 {
 	ArrayType  *a;
@@ -123,7 +124,7 @@ same_array(FunctionCallInfo fcinfo, HistState *st, int argno, const char *fn, co
 Datum
 acmetrace_bins_trans(PG_FUNCTION_ARGS)
 {
-	HistState  *st = PG_ARGISNULL(0) ? NULL : (HistState *) PG_GETARG_POINTER(0);
+	BinsState  *st = PG_ARGISNULL(0) ? NULL : (BinsState *) PG_GETARG_POINTER(0);
 	double		lo,
 				hi;
 	int32		nbins;
@@ -136,16 +137,16 @@ acmetrace_bins_trans(PG_FUNCTION_ARGS)
 	nbins = PG_GETARG_INT32(4);
 	if (st == NULL)
 	{
-		const char *msg = at_hist_check_equal(lo, hi, nbins);
+		const char *msg = at_bins_check_equal(lo, hi, nbins);
 
 		if (msg)
 			bad_arg("bins", msg, "bins(value, lo, hi, nbins) counts lo <= value <= hi in nbins equal bins, e.g. bins(util, 0, 100, 10).");
-		st = new_state(fcinfo, "bins", AT_HIST_EQUAL, lo, hi, nbins, NULL, 0);
+		st = new_state(fcinfo, "bins", AT_BINS_EQUAL, lo, hi, nbins, NULL, 0);
 	}
 	else if (lo != st->h.lo || hi != st->h.hi || nbins != st->h.nbins)
 		bad_arg("bins", "lo, hi and nbins changed within one aggregate", "Pass constants.");
 	if (!PG_ARGISNULL(1) && !isnan(PG_GETARG_FLOAT8(1)))
-		at_hist_add(&st->h, PG_GETARG_FLOAT8(1), 0);
+		at_bins_add(&st->h, PG_GETARG_FLOAT8(1), 0);
 	PG_RETURN_POINTER(st);
 }
 
@@ -153,34 +154,34 @@ acmetrace_bins_trans(PG_FUNCTION_ARGS)
 Datum
 acmetrace_bins_at_trans(PG_FUNCTION_ARGS)
 {
-	HistState  *st = PG_ARGISNULL(0) ? NULL : (HistState *) PG_GETARG_POINTER(0);
+	BinsState  *st = PG_ARGISNULL(0) ? NULL : (BinsState *) PG_GETARG_POINTER(0);
 
 	if (st == NULL)
 	{
 		int			n;
 		double	   *e = array_arg(fcinfo, 2, "bins_at", "edges", &n);
-		const char *msg = at_hist_check_edges(e, n);
+		const char *msg = at_bins_check_edges(e, n);
 
 		if (msg)
 			bad_arg("bins_at", msg, "Edges are at least two finite numbers in increasing order, e.g. '{0,1,2,4,8}'.");
-		st = new_state(fcinfo, "bins_at", AT_HIST_EDGES, 0, 0, 0, e, n);
+		st = new_state(fcinfo, "bins_at", AT_BINS_EDGES, 0, 0, 0, e, n);
 		st->stable = get_fn_expr_arg_stable(fcinfo->flinfo, 2);
 	}
 	else
 		same_array(fcinfo, st, 2, "bins_at", "edges", st->h.params, st->h.nparams);
 	if (!PG_ARGISNULL(1) && !isnan(PG_GETARG_FLOAT8(1)))
-		at_hist_add(&st->h, PG_GETARG_FLOAT8(1), 0);
+		at_bins_add(&st->h, PG_GETARG_FLOAT8(1), 0);
 	PG_RETURN_POINTER(st);
 }
 
-static HistState *
-cdf_state(FunctionCallInfo fcinfo, HistState *st, int argno, const char *fn, at_hist_kind kind)
+static BinsState *
+cdf_state(FunctionCallInfo fcinfo, BinsState *st, int argno, const char *fn, at_bins_kind kind)
 {
 	if (st == NULL)
 	{
 		int			n;
 		double	   *t = array_arg(fcinfo, argno, fn, "thresholds", &n);
-		const char *msg = at_hist_check_thresholds(t, n);
+		const char *msg = at_bins_check_thresholds(t, n);
 
 		if (msg)
 			bad_arg(fn, msg, "Thresholds are numbers, e.g. ARRAY[1, 2, 4, 8].");
@@ -196,11 +197,11 @@ cdf_state(FunctionCallInfo fcinfo, HistState *st, int argno, const char *fn, at_
 Datum
 acmetrace_cdf_trans(PG_FUNCTION_ARGS)
 {
-	HistState  *st = cdf_state(fcinfo, PG_ARGISNULL(0) ? NULL : (HistState *) PG_GETARG_POINTER(0),
-							   2, "cdf_at", AT_HIST_CDF);
+	BinsState  *st = cdf_state(fcinfo, PG_ARGISNULL(0) ? NULL : (BinsState *) PG_GETARG_POINTER(0),
+							   2, "cdf_at", AT_BINS_CDF);
 
 	if (!PG_ARGISNULL(1) && !isnan(PG_GETARG_FLOAT8(1)))
-		at_hist_add(&st->h, PG_GETARG_FLOAT8(1), 0);
+		at_bins_add(&st->h, PG_GETARG_FLOAT8(1), 0);
 	PG_RETURN_POINTER(st);
 }
 
@@ -208,8 +209,8 @@ acmetrace_cdf_trans(PG_FUNCTION_ARGS)
 Datum
 acmetrace_wcdf_trans(PG_FUNCTION_ARGS)
 {
-	HistState  *st = cdf_state(fcinfo, PG_ARGISNULL(0) ? NULL : (HistState *) PG_GETARG_POINTER(0),
-							   3, "weighted_cdf_at", AT_HIST_WCDF);
+	BinsState  *st = cdf_state(fcinfo, PG_ARGISNULL(0) ? NULL : (BinsState *) PG_GETARG_POINTER(0),
+							   3, "weighted_cdf_at", AT_BINS_WCDF);
 	double		v,
 				w;
 
@@ -229,23 +230,23 @@ acmetrace_wcdf_trans(PG_FUNCTION_ARGS)
 		ereport(ERROR,
 				(errcode(ERRCODE_NUMERIC_VALUE_OUT_OF_RANGE),
 				 errmsg("weighted_cdf_at: the total weight overflows float8")));
-	at_hist_add(&st->h, v, w);
+	at_bins_add(&st->h, v, w);
 	PG_RETURN_POINTER(st);
 }
 
 /* The aggregate a state belongs to, for combine's messages. */
 static const char *
-hist_fn(at_hist_kind kind)
+bins_fn(at_bins_kind kind)
 {
 	switch (kind)
 	{
-		case AT_HIST_EQUAL:
+		case AT_BINS_EQUAL:
 			return "bins";
-		case AT_HIST_EDGES:
+		case AT_BINS_EDGES:
 			return "bins_at";
-		case AT_HIST_CDF:
+		case AT_BINS_CDF:
 			return "cdf_at";
-		case AT_HIST_WCDF:
+		case AT_BINS_WCDF:
 			return "weighted_cdf_at";
 	}
 	return "bins";
@@ -254,8 +255,8 @@ hist_fn(at_hist_kind kind)
 Datum
 acmetrace_hist_combine(PG_FUNCTION_ARGS)
 {
-	HistState  *s1 = PG_ARGISNULL(0) ? NULL : (HistState *) PG_GETARG_POINTER(0);
-	HistState  *s2 = PG_ARGISNULL(1) ? NULL : (HistState *) PG_GETARG_POINTER(1);
+	BinsState  *s1 = PG_ARGISNULL(0) ? NULL : (BinsState *) PG_GETARG_POINTER(0);
+	BinsState  *s2 = PG_ARGISNULL(1) ? NULL : (BinsState *) PG_GETARG_POINTER(1);
 	MemoryContext cxt = at_agg_context(fcinfo, "bins combine");
 
 	if (s2 == NULL)
@@ -267,30 +268,30 @@ acmetrace_hist_combine(PG_FUNCTION_ARGS)
 	if (s1 == NULL)
 	{
 		/* s2 may live in a short-lived context: copy it */
-		const at_hist *h = &s2->h;
+		const at_bins *h = &s2->h;
 
-		s1 = MemoryContextAllocZero(cxt, sizeof(HistState));
-		if (at_hist_init(&s1->h, h->kind, h->lo, h->hi, h->nbins,
-						 h->kind == AT_HIST_EDGES ? h->params : h->in,
-						 h->kind == AT_HIST_EDGES ? h->nparams : h->nin, at_cxt_mem, cxt) != 0)
+		s1 = MemoryContextAllocZero(cxt, sizeof(BinsState));
+		if (at_bins_init(&s1->h, h->kind, h->lo, h->hi, h->nbins,
+						 h->kind == AT_BINS_EDGES ? h->params : h->in,
+						 h->kind == AT_BINS_EDGES ? h->nparams : h->nin, at_cxt_mem, cxt) != 0)
 			ereport(ERROR, (errcode(ERRCODE_OUT_OF_MEMORY), errmsg("out of memory")));
 	}
 	/* the errors the transition function gives when it sees every row */
-	if (!at_hist_same_shape(&s1->h, &s2->h))
+	if (!at_bins_same_shape(&s1->h, &s2->h))
 	{
-		if (s2->h.kind == AT_HIST_EQUAL)
+		if (s2->h.kind == AT_BINS_EQUAL)
 			bad_arg("bins", "lo, hi and nbins changed within one aggregate", "Pass constants.");
 		else
-			bad_arg(hist_fn(s2->h.kind),
-					psprintf("%s changed within one aggregate", s2->h.kind == AT_HIST_EDGES ? "edges" : "thresholds"),
+			bad_arg(bins_fn(s2->h.kind),
+					psprintf("%s changed within one aggregate", s2->h.kind == AT_BINS_EDGES ? "edges" : "thresholds"),
 					"Pass the same array to every row of a group (a constant, or the same column value).");
 	}
-	switch (at_hist_merge(&s1->h, &s2->h))
+	switch (at_bins_merge(&s1->h, &s2->h))
 	{
 		case -1:
 			ereport(ERROR,
 					(errcode(ERRCODE_NUMERIC_VALUE_OUT_OF_RANGE),
-					 errmsg("%s: count overflows bigint", hist_fn(s1->h.kind))));
+					 errmsg("%s: count overflows bigint", bins_fn(s1->h.kind))));
 			break;
 		case -2:
 			ereport(ERROR,
@@ -304,12 +305,12 @@ acmetrace_hist_combine(PG_FUNCTION_ARGS)
 Datum
 acmetrace_hist_serialize(PG_FUNCTION_ARGS)
 {
-	HistState  *st = (HistState *) PG_GETARG_POINTER(0);
-	size_t		n = at_hist_encoded_size(&st->h);
+	BinsState  *st = (BinsState *) PG_GETARG_POINTER(0);
+	size_t		n = at_bins_encoded_size(&st->h);
 	bytea	   *out = palloc(VARHDRSZ + n);
 
 	at_agg_context(fcinfo, "bins serialize");
-	at_hist_encode(&st->h, (unsigned char *) VARDATA(out));
+	at_bins_encode(&st->h, (unsigned char *) VARDATA(out));
 	SET_VARSIZE(out, VARHDRSZ + n);
 	PG_RETURN_BYTEA_P(out);
 }
@@ -318,12 +319,12 @@ Datum
 acmetrace_hist_deserialize(PG_FUNCTION_ARGS)
 {
 	bytea	   *v = PG_GETARG_BYTEA_PP(0);
-	HistState  *st;
+	BinsState  *st;
 	const char *msg;
 
 	at_agg_context(fcinfo, "bins deserialize");
-	st = palloc0(sizeof(HistState));
-	msg = at_hist_decode(&st->h, (const unsigned char *) VARDATA_ANY(v), VARSIZE_ANY_EXHDR(v),
+	st = palloc0(sizeof(BinsState));
+	msg = at_bins_decode(&st->h, (const unsigned char *) VARDATA_ANY(v), VARSIZE_ANY_EXHDR(v),
 						 at_cxt_mem, CurrentMemoryContext);
 	if (msg != NULL)
 		ereport(ERROR,
@@ -336,7 +337,7 @@ acmetrace_hist_deserialize(PG_FUNCTION_ARGS)
 Datum
 acmetrace_bins_final(PG_FUNCTION_ARGS)
 {
-	HistState  *st = PG_ARGISNULL(0) ? NULL : (HistState *) PG_GETARG_POINTER(0);
+	BinsState  *st = PG_ARGISNULL(0) ? NULL : (BinsState *) PG_GETARG_POINTER(0);
 	Datum	   *elems;
 	int			dims[1],
 				lbs[1] = {0};
@@ -354,16 +355,16 @@ acmetrace_bins_final(PG_FUNCTION_ARGS)
 Datum
 acmetrace_cdf_final(PG_FUNCTION_ARGS)
 {
-	HistState  *st = PG_ARGISNULL(0) ? NULL : (HistState *) PG_GETARG_POINTER(0);
+	BinsState  *st = PG_ARGISNULL(0) ? NULL : (BinsState *) PG_GETARG_POINTER(0);
 	double	   *out,
 			   *scratch;
 	Datum	   *elems;
 
-	if (st == NULL || st->h.n == 0 || (st->h.kind == AT_HIST_WCDF && st->h.wtotal == 0))
+	if (st == NULL || st->h.n == 0 || (st->h.kind == AT_BINS_WCDF && st->h.wtotal == 0))
 		PG_RETURN_NULL();
 	out = palloc(st->h.nin * sizeof(double));
 	scratch = palloc(st->h.nparams * sizeof(double));
-	at_hist_cdf(&st->h, out, scratch);
+	at_bins_cdf(&st->h, out, scratch);
 	elems = palloc(st->h.nin * sizeof(Datum));
 	for (int i = 0; i < st->h.nin; i++)
 		elems[i] = Float8GetDatum(out[i]);

@@ -1,13 +1,13 @@
-/* test_utilgen.c: synthetic wide lines split back into what was generated. */
+/* test_generate_util.c: synthetic wide lines split back into what was generated. */
 #include <stdlib.h>
 #include <string.h>
 
-#include "csvsplit.h"
-#include "utilgen.h"
+#include "unpivot.h"
+#include "generate_util.h"
 #include "tap.h"
 
 void
-test_utilgen(void)
+test_generate_util(void)
 {
 	char		ts[26];
 	int			series = 2600;

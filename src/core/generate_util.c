@@ -1,10 +1,10 @@
 /*
- * utilgen.c: synthetic wide utilization lines.  See utilgen.h.
+ * generate_util.c: synthetic wide utilization lines.  See generate_util.h.
  */
 #include <stdio.h>
 #include <string.h>
 
-#include "utilgen.h"
+#include "generate_util.h"
 
 void
 at_format_utc(int64_t unix_s, char out[26])

@@ -1,5 +1,5 @@
 /*
- * fuzz_occ_text.c: the occupancy text input, at_occ_parse_text, and what
+ * fuzz_occupancy_text.c: the occupancy text input, at_occ_parse_text, and what
  * acmetrace_occupancy_in (src/occupancy_type.c) does with its pairs.
  *
  * The input is the text.  The core parser finds the [["<timestamp>",<gpus>],
@@ -11,10 +11,10 @@
  * inside the input between quotes with no escape or control character; an
  * error's position is inside the input; steps that pass at_occ_check (the
  * glue's canonical-form check, over PostgreSQL's timestamp range) answer
- * every query like brute force (fuzz_occ.h), and print to a text that
+ * every query like brute force (fuzz_occupancy.h), and print to a text that
  * parses back to the same steps.
  */
-#include "fuzz_occ.h"
+#include "fuzz_occupancy.h"
 
 typedef struct pairs
 {

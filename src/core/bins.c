@@ -1,7 +1,7 @@
 /*
- * hist.c: bins, thresholds and their serialized form (see hist.h).
+ * bins.c: bins, thresholds and their serialized form (see bins.h).
  */
-#include "hist.h"
+#include "bins.h"
 
 #include "bigendian.h"
 
@@ -11,21 +11,21 @@
 #include <string.h>
 
 const char *
-at_hist_check_equal(double lo, double hi, int64_t nbins)
+at_bins_check_equal(double lo, double hi, int64_t nbins)
 {
 	if (!isfinite(lo) || !isfinite(hi))
 		return "lo and hi must be finite";
 	if (!(lo < hi))
 		return "lo must be less than hi";
-	if (nbins < 1 || nbins > AT_HIST_MAX_SLOTS - 2)
+	if (nbins < 1 || nbins > AT_BINS_MAX_SLOTS - 2)
 		return "nbins must be between 1 and 1000000";
 	return NULL;
 }
 
 const char *
-at_hist_check_edges(const double *e, int64_t n)
+at_bins_check_edges(const double *e, int64_t n)
 {
-	if (n < 2 || n > AT_HIST_MAX_SLOTS - 1)
+	if (n < 2 || n > AT_BINS_MAX_SLOTS - 1)
 		return "need between 2 and 1000001 edges";
 	for (int64_t i = 0; i < n; i++)
 	{
@@ -38,9 +38,9 @@ at_hist_check_edges(const double *e, int64_t n)
 }
 
 const char *
-at_hist_check_thresholds(const double *t, int64_t n)
+at_bins_check_thresholds(const double *t, int64_t n)
 {
-	if (n < 1 || n > AT_HIST_MAX_THRESHOLDS)
+	if (n < 1 || n > AT_BINS_MAX_THRESHOLDS)
 		return "need between 1 and 1000000 thresholds";
 	for (int64_t i = 0; i < n; i++)
 		if (isnan(t[i]))
@@ -49,7 +49,7 @@ at_hist_check_thresholds(const double *t, int64_t n)
 }
 
 int32_t
-at_hist_equal_slot(double v, double lo, double hi, int32_t nbins)
+at_bins_equal_slot(double v, double lo, double hi, int32_t nbins)
 {
 	double		q;
 	int32_t		r;
@@ -72,7 +72,7 @@ at_hist_equal_slot(double v, double lo, double hi, int32_t nbins)
 }
 
 int32_t
-at_hist_edges_slot(double v, const double *e, int32_t n)
+at_bins_edges_slot(double v, const double *e, int32_t n)
 {
 	int32_t		a = 1,
 				b = n - 1;
@@ -97,7 +97,7 @@ at_hist_edges_slot(double v, const double *e, int32_t n)
 }
 
 int32_t
-at_hist_cdf_slot(double v, const double *t, int32_t n)
+at_bins_cdf_slot(double v, const double *t, int32_t n)
 {
 	int32_t		a = 0,
 				b = n;
@@ -138,20 +138,20 @@ sorted_distinct(const double *t, int32_t n, double *out)
 }
 
 int
-at_hist_init(at_hist *h, at_hist_kind kind, double lo, double hi, int32_t nbins,
-			 const double *vals, int32_t nvals, at_hist_mem_fn mem, void *ctx)
+at_bins_init(at_bins *h, at_bins_kind kind, double lo, double hi, int32_t nbins,
+			 const double *vals, int32_t nvals, at_mem_fn mem, void *ctx)
 {
 	memset(h, 0, sizeof(*h));
 	h->kind = kind;
 	switch (kind)
 	{
-		case AT_HIST_EQUAL:
+		case AT_BINS_EQUAL:
 			h->lo = lo;
 			h->hi = hi;
 			h->nbins = nbins;
 			h->nslots = nbins + 2;
 			break;
-		case AT_HIST_EDGES:
+		case AT_BINS_EDGES:
 			h->params = mem(ctx, NULL, (size_t) nvals * sizeof(double));
 			if (!h->params)
 				return -1;
@@ -159,8 +159,8 @@ at_hist_init(at_hist *h, at_hist_kind kind, double lo, double hi, int32_t nbins,
 			h->nparams = nvals;
 			h->nslots = nvals + 1;
 			break;
-		case AT_HIST_CDF:
-		case AT_HIST_WCDF:
+		case AT_BINS_CDF:
+		case AT_BINS_WCDF:
 			h->params = mem(ctx, NULL, (size_t) nvals * sizeof(double));
 			h->in = mem(ctx, NULL, (size_t) nvals * sizeof(double));
 			if (!h->params || !h->in)
@@ -174,7 +174,7 @@ at_hist_init(at_hist *h, at_hist_kind kind, double lo, double hi, int32_t nbins,
 	h->counts = mem(ctx, NULL, (size_t) h->nslots * sizeof(int64_t));
 	if (!h->counts)
 		return -1;
-	if (kind == AT_HIST_WCDF)
+	if (kind == AT_BINS_WCDF)
 	{
 		h->weights = mem(ctx, NULL, (size_t) h->nslots * sizeof(double));
 		if (!h->weights)
@@ -184,7 +184,7 @@ at_hist_init(at_hist *h, at_hist_kind kind, double lo, double hi, int32_t nbins,
 }
 
 void
-at_hist_free(at_hist *h, at_hist_mem_fn mem, void *ctx)
+at_bins_free(at_bins *h, at_mem_fn mem, void *ctx)
 {
 	if (h->params)
 		mem(ctx, h->params, 0);
@@ -199,11 +199,11 @@ at_hist_free(at_hist *h, at_hist_mem_fn mem, void *ctx)
 }
 
 int
-at_hist_same_shape(const at_hist *a, const at_hist *b)
+at_bins_same_shape(const at_bins *a, const at_bins *b)
 {
 	if (a->kind != b->kind || a->nslots != b->nslots || a->nparams != b->nparams || a->nin != b->nin)
 		return 0;
-	if (a->kind == AT_HIST_EQUAL)
+	if (a->kind == AT_BINS_EQUAL)
 		return a->lo == b->lo && a->hi == b->hi && a->nbins == b->nbins;
 	if (memcmp(a->params, b->params, (size_t) a->nparams * sizeof(double)) != 0)
 		return 0;
@@ -211,17 +211,17 @@ at_hist_same_shape(const at_hist *a, const at_hist *b)
 }
 
 int
-at_hist_merge(at_hist *dst, const at_hist *src)
+at_bins_merge(at_bins *dst, const at_bins *src)
 {
 	if (dst->n > INT64_MAX - src->n)
 		return -1;
 	/* each total is finite, their sum need not be */
-	if (dst->kind == AT_HIST_WCDF && isinf(dst->wtotal + src->wtotal))
+	if (dst->kind == AT_BINS_WCDF && isinf(dst->wtotal + src->wtotal))
 		return -2;
 	for (int32_t s = 0; s < dst->nslots; s++)
 		dst->counts[s] += src->counts[s];	/* each <= its n: no overflow */
 	dst->n += src->n;
-	if (dst->kind == AT_HIST_WCDF)
+	if (dst->kind == AT_BINS_WCDF)
 	{
 		for (int32_t s = 0; s < dst->nslots; s++)
 			dst->weights[s] += src->weights[s];
@@ -237,13 +237,13 @@ at_hist_merge(at_hist *dst, const at_hist *src)
  * overflow: halved, they cannot.  Sane weights are not scaled at all.
  */
 static double
-weight_scale(const at_hist *h)
+weight_scale(const at_bins *h)
 {
-	return h->kind == AT_HIST_WCDF && h->wtotal > DBL_MAX / 2 ? 0.5 : 1.0;
+	return h->kind == AT_BINS_WCDF && h->wtotal > DBL_MAX / 2 ? 0.5 : 1.0;
 }
 
 void
-at_hist_cdf(const at_hist *h, double *out, double *scratch)
+at_bins_cdf(const at_bins *h, double *out, double *scratch)
 {
 	int64_t		c = 0;
 	double		w = 0;
@@ -252,45 +252,45 @@ at_hist_cdf(const at_hist *h, double *out, double *scratch)
 	/* cumulative count (or weight) through each distinct threshold */
 	for (int32_t j = 0; j < h->nparams; j++)
 	{
-		if (h->kind == AT_HIST_WCDF)
+		if (h->kind == AT_BINS_WCDF)
 			scratch[j] = (w += h->weights[j] * sc);
 		else
 			scratch[j] = (double) (c += h->counts[j]);
 	}
 	for (int32_t i = 0; i < h->nin; i++)
 	{
-		int32_t		j = at_hist_cdf_slot(h->in[i], h->params, h->nparams);	/* params[j] == in[i] */
+		int32_t		j = at_bins_cdf_slot(h->in[i], h->params, h->nparams);	/* params[j] == in[i] */
 
 		/* the notebook's len(v <= x) / len(v) * 100, in that order */
-		out[i] = scratch[j] / (h->kind == AT_HIST_WCDF ? h->wtotal * sc : (double) h->n) * 100;
+		out[i] = scratch[j] / (h->kind == AT_BINS_WCDF ? h->wtotal * sc : (double) h->n) * 100;
 	}
 }
 
 /* ---- serialized form: big-endian header, then 8-byte fields ---- */
 
 size_t
-at_hist_encoded_size(const at_hist *h)
+at_bins_encoded_size(const at_bins *h)
 {
-	size_t		nparams = h->kind == AT_HIST_EQUAL ? 2 : (size_t) h->nparams;
+	size_t		nparams = h->kind == AT_BINS_EQUAL ? 2 : (size_t) h->nparams;
 
-	return AT_HIST_HEADER + 8 * (nparams + (size_t) h->nin + (size_t) h->nslots) +
-		(h->kind == AT_HIST_WCDF ? 8 * (size_t) h->nslots : 0);
+	return AT_BINS_HEADER + 8 * (nparams + (size_t) h->nin + (size_t) h->nslots) +
+		(h->kind == AT_BINS_WCDF ? 8 * (size_t) h->nslots : 0);
 }
 
 void
-at_hist_encode(const at_hist *h, unsigned char *buf)
+at_bins_encode(const at_bins *h, unsigned char *buf)
 {
-	unsigned char *p = buf + AT_HIST_HEADER;
+	unsigned char *p = buf + AT_BINS_HEADER;
 
-	buf[0] = AT_HIST_VERSION;
+	buf[0] = AT_BINS_VERSION;
 	buf[1] = (unsigned char) h->kind;
 	buf[2] = buf[3] = 0;
 	at_put_u32(buf + 4, (uint32_t) h->nslots);
-	at_put_u32(buf + 8, (uint32_t) (h->kind == AT_HIST_EQUAL ? 2 : h->nparams));
+	at_put_u32(buf + 8, (uint32_t) (h->kind == AT_BINS_EQUAL ? 2 : h->nparams));
 	at_put_u32(buf + 12, (uint32_t) h->nin);
 	at_put_u64(buf + 16, (uint64_t) h->n);
 	at_put_double(buf + 24, h->wtotal);
-	if (h->kind == AT_HIST_EQUAL)
+	if (h->kind == AT_BINS_EQUAL)
 	{
 		at_put_double(p, h->lo);
 		at_put_double(p + 8, h->hi);
@@ -303,13 +303,13 @@ at_hist_encode(const at_hist *h, unsigned char *buf)
 		at_put_double(p, h->in[i]);
 	for (int32_t s = 0; s < h->nslots; s++, p += 8)
 		at_put_u64(p, (uint64_t) h->counts[s]);
-	if (h->kind == AT_HIST_WCDF)
+	if (h->kind == AT_BINS_WCDF)
 		for (int32_t s = 0; s < h->nslots; s++, p += 8)
 			at_put_double(p, h->weights[s]);
 }
 
 const char *
-at_hist_decode(at_hist *h, const unsigned char *buf, size_t len, at_hist_mem_fn mem, void *ctx)
+at_bins_decode(at_bins *h, const unsigned char *buf, size_t len, at_mem_fn mem, void *ctx)
 {
 	uint32_t	nslots,
 				nparams,
@@ -322,25 +322,25 @@ at_hist_decode(at_hist *h, const unsigned char *buf, size_t len, at_hist_mem_fn 
 	int64_t		total = 0;
 
 	memset(h, 0, sizeof(*h));
-	if (len < AT_HIST_HEADER)
+	if (len < AT_BINS_HEADER)
 		return "value is shorter than the header";
-	if (buf[0] != AT_HIST_VERSION)
+	if (buf[0] != AT_BINS_VERSION)
 		return "unsupported version";
 	kind = buf[1];
-	if (kind < AT_HIST_EQUAL || kind > AT_HIST_WCDF)
+	if (kind < AT_BINS_EQUAL || kind > AT_BINS_WCDF)
 		return "unknown kind";
 	if (buf[2] != 0 || buf[3] != 0)
 		return "reserved bytes are not zero";
 	nslots = at_get_u32(buf + 4);
 	nparams = at_get_u32(buf + 8);
 	nin = at_get_u32(buf + 12);
-	if (nslots < 2 || nslots > AT_HIST_MAX_SLOTS || nparams > AT_HIST_MAX_SLOTS ||
-		nin > AT_HIST_MAX_THRESHOLDS)
+	if (nslots < 2 || nslots > AT_BINS_MAX_SLOTS || nparams > AT_BINS_MAX_SLOTS ||
+		nin > AT_BINS_MAX_THRESHOLDS)
 		return "sizes out of range";
-	need = AT_HIST_HEADER + 8 * ((size_t) nparams + nin + nslots) + (kind == AT_HIST_WCDF ? 8 * (size_t) nslots : 0);
+	need = AT_BINS_HEADER + 8 * ((size_t) nparams + nin + nslots) + (kind == AT_BINS_WCDF ? 8 * (size_t) nslots : 0);
 	if (len != need)
 		return "length does not match the header's sizes";
-	p = buf + AT_HIST_HEADER;
+	p = buf + AT_BINS_HEADER;
 
 	/* the parameters, checked as the SQL arguments are */
 	vals = mem(ctx, NULL, (size_t) (nparams + nin + 1) * sizeof(double));
@@ -350,24 +350,24 @@ at_hist_decode(at_hist *h, const unsigned char *buf, size_t len, at_hist_mem_fn 
 		vals[i] = at_get_double(p);
 	switch (kind)
 	{
-		case AT_HIST_EQUAL:
+		case AT_BINS_EQUAL:
 			if (nparams != 2 || nin != 0)
 				msg = "equal-width bins have two parameters";
-			else if ((msg = at_hist_check_equal(vals[0], vals[1], (int64_t) nslots - 2)) == NULL &&
-					 at_hist_init(h, AT_HIST_EQUAL, vals[0], vals[1], (int32_t) nslots - 2, NULL, 0, mem, ctx) != 0)
+			else if ((msg = at_bins_check_equal(vals[0], vals[1], (int64_t) nslots - 2)) == NULL &&
+					 at_bins_init(h, AT_BINS_EQUAL, vals[0], vals[1], (int32_t) nslots - 2, NULL, 0, mem, ctx) != 0)
 				msg = "out of memory";
 			break;
-		case AT_HIST_EDGES:
+		case AT_BINS_EDGES:
 			if (nin != 0 || nslots != nparams + 1)
 				msg = "edges and slots do not match";
-			else if ((msg = at_hist_check_edges(vals, nparams)) == NULL &&
-					 at_hist_init(h, AT_HIST_EDGES, 0, 0, 0, vals, (int32_t) nparams, mem, ctx) != 0)
+			else if ((msg = at_bins_check_edges(vals, nparams)) == NULL &&
+					 at_bins_init(h, AT_BINS_EDGES, 0, 0, 0, vals, (int32_t) nparams, mem, ctx) != 0)
 				msg = "out of memory";
 			break;
 		default:
-			if ((msg = at_hist_check_thresholds(vals + nparams, nin)) == NULL)
+			if ((msg = at_bins_check_thresholds(vals + nparams, nin)) == NULL)
 			{
-				if (at_hist_init(h, (at_hist_kind) kind, 0, 0, 0, vals + nparams, (int32_t) nin, mem, ctx) != 0)
+				if (at_bins_init(h, (at_bins_kind) kind, 0, 0, 0, vals + nparams, (int32_t) nin, mem, ctx) != 0)
 					msg = "out of memory";
 				else if ((uint32_t) h->nparams != nparams || (uint32_t) h->nslots != nslots ||
 						 memcmp(h->params, vals, (size_t) nparams * sizeof(double)) != 0)
@@ -390,7 +390,7 @@ at_hist_decode(at_hist *h, const unsigned char *buf, size_t len, at_hist_mem_fn 
 		}
 		if (msg == NULL && (h->n < 0 || total != h->n))
 			msg = "the counts do not add up to n";
-		if (msg == NULL && kind == AT_HIST_WCDF)
+		if (msg == NULL && kind == AT_BINS_WCDF)
 		{
 			for (uint32_t s = 0; s < nslots; s++, p += 8)
 			{
@@ -416,6 +416,6 @@ at_hist_decode(at_hist *h, const unsigned char *buf, size_t len, at_hist_mem_fn 
 			msg = "an unweighted state has a total weight";
 	}
 	if (msg != NULL)
-		at_hist_free(h, mem, ctx);
+		at_bins_free(h, mem, ctx);
 	return msg;
 }

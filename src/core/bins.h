@@ -1,0 +1,129 @@
+/*
+ * bins.h: counting values into bins and below thresholds, as plain C.
+ *
+ * Four kinds of state share one layout and one serialized form:
+ *   AT_BINS_EQUAL  equal-width bins over [lo, hi]: slot 0 holds values below
+ *                  lo, slots 1..n the bins (each closed on the left, the last
+ *                  also on the right, so hi falls in bin n), slot n+1 values
+ *                  above hi.  Inside, the bin is PostgreSQL's width_bucket.
+ *   AT_BINS_EDGES  bins between sorted edges e0 < ... < ek: slot 0 below e0,
+ *                  slot i for [e(i-1), e(i)) (the last closed: [e(k-1), ek]),
+ *                  slot k+1 above ek.
+ *   AT_BINS_CDF    thresholds (any order, repeats allowed): values are
+ *                  counted into slots between the sorted distinct thresholds
+ *                  t0 < ... < t(m-1): slot j holds t(j-1) < v <= t(j), slot m
+ *                  the values above all; the CDF at t(j) is slots 0..j.
+ *   AT_BINS_WCDF   the same, summing a weight per slot as well.
+ * NaN values are never counted (the caller skips them, as pandas' dropna).
+ */
+#ifndef ACMETRACE_BINS_H
+#define ACMETRACE_BINS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "mem.h"
+
+#define AT_BINS_VERSION		1
+#define AT_BINS_MAX_SLOTS	1000002		/* a million bins, plus under/overflow */
+#define AT_BINS_MAX_THRESHOLDS 1000000
+#define AT_BINS_HEADER		32
+
+typedef enum at_bins_kind
+{
+	AT_BINS_EQUAL = 1,
+	AT_BINS_EDGES = 2,
+	AT_BINS_CDF = 3,
+	AT_BINS_WCDF = 4
+} at_bins_kind;
+
+typedef struct at_bins
+{
+	at_bins_kind kind;
+	int32_t		nslots;
+	double		lo;				/* EQUAL */
+	double		hi;
+	int32_t		nbins;
+	int32_t		nparams;		/* EDGES: the edges; CDF/WCDF: sorted distinct thresholds */
+	double	   *params;
+	int32_t		nin;			/* CDF/WCDF: the thresholds as given, for the answer's order */
+	double	   *in;
+	int64_t	   *counts;			/* nslots */
+	double	   *weights;		/* WCDF: nslots */
+	int64_t		n;				/* values counted */
+	double		wtotal;			/* WCDF: their weight */
+} at_bins;
+
+/* NULL if lo, hi, nbins are usable for AT_BINS_EQUAL, else a message. */
+extern const char *at_bins_check_equal(double lo, double hi, int64_t nbins);
+
+/* NULL if e[0..n) are usable edges (n >= 2, finite, strictly increasing). */
+extern const char *at_bins_check_edges(const double *e, int64_t n);
+
+/* NULL if t[0..n) are usable thresholds (1 <= n, no NaN). */
+extern const char *at_bins_check_thresholds(const double *t, int64_t n);
+
+/* Slot of v (not NaN) among equal-width bins: 0..nbins+1. */
+extern int32_t at_bins_equal_slot(double v, double lo, double hi, int32_t nbins);
+
+/* Slot of v among edges e[0..n): 0..n. */
+extern int32_t at_bins_edges_slot(double v, const double *e, int32_t n);
+
+/* Number of t[0..n) below v (t sorted): the CDF slot of v, 0..n. */
+extern int32_t at_bins_cdf_slot(double v, const double *t, int32_t n);
+
+/*
+ * Set up a state (arrays from mem; 0 on success, -1 if out of memory).
+ * EQUAL: lo, hi, nbins; EDGES: the edges; CDF/WCDF: the thresholds as
+ * given (sorted and deduplicated here).  Arguments must have been checked.
+ */
+extern int	at_bins_init(at_bins *h, at_bins_kind kind, double lo, double hi, int32_t nbins,
+						 const double *vals, int32_t nvals, at_mem_fn mem, void *ctx);
+extern void at_bins_free(at_bins *h, at_mem_fn mem, void *ctx);
+
+/* Count v (not NaN) with weight w (WCDF only). */
+static inline void
+at_bins_add(at_bins *h, double v, double w)
+{
+	int32_t		s;
+
+	switch (h->kind)
+	{
+		case AT_BINS_EQUAL:
+			s = at_bins_equal_slot(v, h->lo, h->hi, h->nbins);
+			break;
+		case AT_BINS_EDGES:
+			s = at_bins_edges_slot(v, h->params, h->nparams);
+			break;
+		default:
+			s = at_bins_cdf_slot(v, h->params, h->nparams);
+			break;
+	}
+	h->counts[s]++;
+	h->n++;
+	if (h->kind == AT_BINS_WCDF)
+	{
+		h->weights[s] += w;
+		h->wtotal += w;
+	}
+}
+
+/* 1 if a and b have the same kind and parameters. */
+extern int	at_bins_same_shape(const at_bins *a, const at_bins *b);
+
+/* dst += src; -1 if a count, -2 if the total weight would overflow (dst unchanged). */
+extern int	at_bins_merge(at_bins *dst, const at_bins *src);
+
+/*
+ * The percent CDF (or weighted CDF) at each threshold as given, into
+ * out[nin]; scratch holds nparams doubles.  Needs n > 0 (wtotal > 0).
+ */
+extern void at_bins_cdf(const at_bins *h, double *out, double *scratch);
+
+/* Serialized form: size, writer, and checked reader (NULL or a message). */
+extern size_t at_bins_encoded_size(const at_bins *h);
+extern void at_bins_encode(const at_bins *h, unsigned char *buf);
+extern const char *at_bins_decode(at_bins *h, const unsigned char *buf, size_t len,
+								  at_mem_fn mem, void *ctx);
+
+#endif
