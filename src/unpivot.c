@@ -7,7 +7,7 @@
  * names the machine a line describes: its cells are not values, and each
  * series is "<key cell>/<column>".  The parsed header is cached in
  * fn_extra, so a query over a million lines splits a 2,600-column header
- * once.  Splitting and number parsing are in src/core/csvsplit.c.
+ * once.  Splitting and number parsing are in src/core/unpivot.c.
  */
 #include "postgres.h"
 

@@ -1,4 +1,4 @@
--- Synthetic traces with the published shape and marginals (src/core/jobgen.c).
+-- Synthetic traces with the published shape and marginals (src/core/generate_jobs.c).
 
 CREATE FUNCTION acmetrace.generate_jobs(profile text, n integer, seed integer DEFAULT 1)
 RETURNS SETOF acmetrace.trace_seren
