@@ -17,7 +17,7 @@ md=$OUT/BENCHMARKS.md
 section() { awk -v h="$1" '$0 ~ h { on = 1; next } on && /^\| --- / { next } on && /^\|/ { print; seen = 1; next } on && seen { exit }' "$md"; }
 main=$(section '^\| analysis \| method \| median ms')
 check_eq "occupancy vs queue methods" "$(grep -c '^| occupancy vs queue |' <<<"$main")" "4"
-check_eq "percentile methods (tdigest and DuckDB included)" "$(grep -c '^| queue p50/p90/p99 by type |' <<<"$main")" "8"
+check_eq "percentile methods (tdigest and DuckDB included)" "$(grep -c '^| queue p50/p90/p99 by type |' <<<"$main")" "9"
 check_eq "DuckDB methods" "$(grep -c '| DuckDB ' <<<"$main")" "8"
 check_eq "methods whose output differs from the reference" "$(grep -c 'DIFFERENT' "$md")" "0"
 check_eq "methods checked identical" "$(grep -c '| identical |$' <<<"$main")" "5"
@@ -26,11 +26,11 @@ check_eq "utilization methods" "$(grep -c '^| utilization ' <<<"$main")" "6"
 check_eq "sketch methods checked within 0.5%" "$(grep -c '| within 0.50% (largest ' <<<"$main")" "2"
 check_eq "every row has a median" "$(grep -cvE '^\| [^|]+ \| [^|]+ \| [0-9]+\.[0-9] \|' <<<"$main")" "0"
 workers=$(section '^\| analysis \| method \| 2 workers')
-check_eq "PostgreSQL methods timed with 0 and 2 workers" "$(grep -cE '\| [0-9.]+ \| [0-9.]+ \| [0-9.]+ \|$' <<<"$workers")" "14"
+check_eq "PostgreSQL methods timed with 0 and 2 workers" "$(grep -cE '\| [0-9.]+ \| [0-9.]+ \| [0-9.]+ \|$' <<<"$workers")" "15"
 memory=$(section '^\| analysis \| method \| peak growth')
-check_eq "backend memory measured for every PostgreSQL method" "$(grep -cE '\| [0-9]+\.[0-9] \|$' <<<"$memory")" "12"
+check_eq "backend memory measured for every PostgreSQL method" "$(grep -cE '\| [0-9]+\.[0-9] \|$' <<<"$memory")" "13"
 scaling=$(section '^\| analysis \| method \| 5000 jobs \| 10000 jobs')
-check_eq "scaling rows with both sizes" "$(grep -cE '\| [0-9.]+ \| [0-9.]+ \| [0-9.]+ \|$' <<<"$scaling")" "8"
+check_eq "scaling rows with both sizes" "$(grep -cE '\| [0-9.]+ \| [0-9.]+ \| [0-9.]+ \|$' <<<"$scaling")" "9"
 check_eq "state sizes reported" "$(grep -c '^| delay_sketch stored (pg_column_size), largest job type | [0-9]' "$md")" "1"
 multinode=$(section '^\| analysis \| 1 node, median ms')
 check_eq "three-node section between its markers" "$(grep -c '^<!-- multinode:\(begin\|end\) -->$' "$md")" "2"
