@@ -8,6 +8,7 @@
 
 #include "datatype/timestamp.h"
 #include "fmgr.h"
+#include "utils/expandeddatum.h"
 #include "utils/memutils.h"
 
 /* Unix seconds to TimestampTz (no range check: callers pass sane times). */
@@ -44,6 +45,69 @@ at_agg_context(FunctionCallInfo fcinfo, const char *fn)
 				(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
 				 errmsg("%s called in non-aggregate context", fn)));
 	return cxt;
+}
+
+/*
+ * Aggregate states that are real types (so parallel workers, postgres_fdw
+ * and Citus can ship partial states through the type's own I/O) are kept as
+ * expanded objects (utils/expandeddatum.h): the transition function builds
+ * one in a context of its own under the aggregate's context, updates it in
+ * place and returns its read-write pointer, which nodeAgg adopts without a
+ * copy.  The flat form is written only when the value leaves the aggregate.
+ *
+ * at_eo_new: a zeroed object of size bytes (an ExpandedObjectHeader first)
+ * with the given methods, in a new context under parent.
+ */
+static inline void *
+at_eo_new(MemoryContext parent, const ExpandedObjectMethods *methods, Size size, const char *name)
+{
+	/* name must be a string constant, as for AllocSetContextCreate */
+	MemoryContext cxt = AllocSetContextCreateInternal(parent, name, ALLOCSET_SMALL_SIZES);
+	ExpandedObjectHeader *eoh = MemoryContextAllocZero(cxt, size);
+
+	EOH_init_header(eoh, methods, cxt);
+	return eoh;
+}
+
+/*
+ * Argument argno as one of our read-write expanded objects of these
+ * methods, or NULL when it is NULL, flat, read-only or of another kind (the
+ * caller then builds a new object from it).
+ */
+static inline void *
+at_eo_rw(FunctionCallInfo fcinfo, int argno, const ExpandedObjectMethods *methods)
+{
+	Pointer		p;
+
+	if (PG_ARGISNULL(argno))
+		return NULL;
+	p = DatumGetPointer(PG_GETARG_DATUM(argno));
+	if (VARATT_IS_EXTERNAL_EXPANDED_RW(p))
+	{
+		ExpandedObjectHeader *eoh = DatumGetEOHP(PointerGetDatum(p));
+
+		if (eoh->eoh_methods == methods)
+			return eoh;
+	}
+	return NULL;
+}
+
+/*
+ * An entry point that released install scripts still name (PostgreSQL looks
+ * each symbol up when an older version is installed before its update
+ * scripts run) but that this version no longer implements: calling it, from
+ * an older version's SQL not yet updated, is an error naming the fix.
+ */
+#define AT_REMOVED_ENTRY_POINT(sym, what, version) \
+PG_FUNCTION_INFO_V1(sym); \
+Datum \
+sym(PG_FUNCTION_ARGS) \
+{ \
+	ereport(ERROR, \
+			(errcode(ERRCODE_FEATURE_NOT_SUPPORTED), \
+			 errmsg("%s was removed in acmetrace %s", what, version), \
+			 errhint("The extension's SQL is older than its library: run ALTER EXTENSION acmetrace UPDATE."))); \
+	PG_RETURN_NULL(); \
 }
 
 #endif
