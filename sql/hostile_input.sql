@@ -328,6 +328,77 @@ SELECT label, pg_temp.occ_recv(bytes) AS result
     ('gpus 2^63-1 (valid)', '\x01'::bytea || int8send(1) || int8send(741484800000000) || int8send(9223372036854775807))
   ) v(label, bytes);
 
+-- 4b. occupancy_state input (occupancy_state_in, text, 22P02) and receive
+-- (occupancy_state_recv, through COPY, 22P03): both read the same bytes
+-- through the core's one decoder, at_occ_state_decode.  The valid bytes
+-- hold two jobs, 2023-07-01 00:00-01:00 UTC 4 GPUs and 00:30- (running) 2
+-- GPUs: version 1, 3 zero bytes, 2 starts, 1 end, then (int64 time, int32
+-- gpus) per event (56 bytes).
+CREATE TEMP TABLE ost_bin (s acmetrace.occupancy_state);
+CREATE FUNCTION pg_temp.ost_in(t text) RETURNS text LANGUAGE sql
+RETURN pg_temp.try(format('SELECT %L::acmetrace.occupancy_state', t));
+CREATE FUNCTION pg_temp.ost_recv(b bytea) RETURNS text LANGUAGE sql
+RETURN pg_temp.try(format('SELECT pg_temp.copy_binary(%L, %L::bytea)', 'ost_bin', b));
+-- the gist of an occupancy_state error, without the text it echoes
+CREATE FUNCTION pg_temp.ost_gist(r text) RETURNS text LANGUAGE sql IMMUTABLE
+RETURN regexp_replace(r, '^(ERROR 22P02: invalid input syntax for type occupancy_state): ".*" \((.*) at byte \d+\.\)$', '\1: \2');
+SELECT '\x01000000'::bytea || int8send(2) || int8send(1) || int8send(741484800000000) || int4send(4)
+       || int8send(741486600000000) || int4send(2) || int8send(741488400000000) || int4send(4) AS ost \gset
+SELECT pg_temp.ost_in('v1:' || encode(:'ost', 'hex')) AS valid_text, pg_temp.ost_recv(:'ost') AS valid_binary;
+-- Every prefix, and every byte set to 0, 1, 127, 128, 255: text and binary
+-- give the same verdict (22P02 for text, 22P03 for binary).
+SELECT pg_temp.ranges(array_agg(k)) AS lengths, t AS result, bool_and(b = replace(t, '22P02', '22P03')) AS binary_same
+  FROM (SELECT k, pg_temp.ost_in('v1:' || encode(substr(:'ost'::bytea, 1, k), 'hex')) AS t,
+               pg_temp.ost_recv(substr(:'ost'::bytea, 1, k)) AS b
+          FROM generate_series(0, 55) k) p
+ GROUP BY t ORDER BY min(k);
+SELECT pg_temp.ranges(array_agg(DISTINCT pos)) AS byte_positions, t AS result,
+       bool_and(b = replace(t, '22P02', '22P03')) AS binary_same
+  FROM (SELECT pos, pg_temp.kind(pg_temp.ost_in('v1:' || encode(set_byte(:'ost'::bytea, pos, v), 'hex'))) AS t,
+               pg_temp.kind(pg_temp.ost_recv(set_byte(:'ost'::bytea, pos, v))) AS b
+          FROM generate_series(0, 55) pos, unnest('{0,1,127,128,255}'::int[]) v
+         WHERE get_byte(:'ost'::bytea, pos) <> v) p
+ GROUP BY t ORDER BY min(pos), t;
+-- Counts and times at the limits.
+SELECT label, pg_temp.ost_in('v1:' || encode(bytes, 'hex')) AS text_result, pg_temp.ost_recv(bytes) AS binary_result
+  FROM (VALUES
+    ('empty state', '\x01000000'::bytea || int8send(0) || int8send(0)),
+    ('starts 2^63', '\x01000000'::bytea || int8send(-9223372036854775808) || int8send(0)),
+    ('starts 2^64-1', '\x01000000'::bytea || int8send(-1) || int8send(1) || substr(:'ost'::bytea, 21)),
+    ('starts and ends wrap to 3', '\x01000000'::bytea || int8send(-1) || int8send(4) || substr(:'ost'::bytea, 21)),
+    ('ends 2^62 (x12 wraps)', '\x01000000'::bytea || int8send(2) || int8send(4611686018427387904) || substr(:'ost'::bytea, 21)),
+    ('1,000 trailing bytes', :'ost'::bytea || decode(repeat('00', 1000), 'hex')),
+    ('start at -infinity (valid)', overlay(:'ost'::bytea PLACING int8send(-9223372036854775808) FROM 21 FOR 8)),
+    ('start at infinity', overlay(:'ost'::bytea PLACING int8send(9223372036854775807) FROM 33 FOR 8)),
+    ('end at -infinity', overlay(:'ost'::bytea PLACING int8send(-9223372036854775808) FROM 45 FOR 8)),
+    ('end at infinity', overlay(:'ost'::bytea PLACING int8send(9223372036854775807) FROM 45 FOR 8)),
+    ('time after 294276 AD', overlay(:'ost'::bytea PLACING int8send(9223371331200000000) FROM 45 FOR 8)),
+    ('starts out of order', overlay(:'ost'::bytea PLACING int8send(741490000000000) FROM 21 FOR 8)),
+    ('end at its start', overlay(:'ost'::bytea PLACING int8send(741484800000000) FROM 45 FOR 8)),
+    ('end releases 6 of 6 (valid)', overlay(:'ost'::bytea PLACING int4send(6) FROM 53 FOR 4)),
+    ('end releases 7 of 6', overlay(:'ost'::bytea PLACING int4send(7) FROM 53 FOR 4)),
+    ('gpus 2^31-1 (valid)', overlay(:'ost'::bytea PLACING int4send(2147483647) FROM 29 FOR 4)),
+    ('gpus -2^31', overlay(:'ost'::bytea PLACING int4send(-2147483648) FROM 29 FOR 4)),
+    ('100,000 jobs of 2^31-1 GPUs at one instant (valid)',
+     '\x01000000'::bytea || int8send(100000) || int8send(0)
+     || (SELECT string_agg(int8send(741484800000000) || int4send(2147483647), ''::bytea) FROM generate_series(1, 100000)))
+  ) v(label, bytes);
+-- Text that is not "v1:" and lower-case hex.
+SELECT label, pg_temp.ost_gist(pg_temp.ost_in(t)) AS result
+  FROM (VALUES
+    ('empty', ''), ('v1 only', 'v1'), ('v1: only', 'v1:'), ('upper-case V', 'V1:' || encode(:'ost', 'hex')),
+    ('upper-case hex', 'v1:' || upper(encode(:'ost', 'hex'))), ('odd digits', 'v1:' || encode(:'ost', 'hex') || '0'),
+    ('leading space', ' v1:' || encode(:'ost', 'hex')), ('trailing space', 'v1:' || encode(:'ost', 'hex') || ' '),
+    ('trailing newline', 'v1:' || encode(:'ost', 'hex') || E'\n'), ('0x prefix', 'v1:0x' || encode(:'ost', 'hex')),
+    ('fullwidth digits', 'v1:' || U&'\FF10\FF11'), ('v2', 'v2:' || encode(:'ost', 'hex')),
+    ('100,000 zeros', 'v1:' || repeat('0', 100000)), ('100,001 zeros', 'v1:' || repeat('0', 100001)),
+    ('the occupancy text form', '[["2023-07-01 00:00+00",4]]'), ('the delay_sketch text form', 'v1 err=0.005 n=0 zeros=0 min=0 max=0 sum=0 int=1 b=')
+  ) v(label, t);
+-- What the state type's values become: a final function over a crafted
+-- (but valid) state, and the send of a received one.
+SELECT pg_temp.try(format('SELECT acmetrace._occupancy_final(%L)', 'v1:' || encode(:'ost', 'hex'))) AS final_of_valid,
+       pg_temp.try(format('SELECT acmetrace.occupancy_state_send(%L) = %L::bytea', 'v1:' || encode(:'ost', 'hex'), :'ost')) AS send_gives_the_bytes;
+
 -- 5. rollup(delay_sketch): NULLs, empty sketches, mixed relative errors,
 -- and sketches at the limits of count, sum and span.  A rollup names no
 -- single value when the sum or the span overflows.

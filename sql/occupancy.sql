@@ -125,6 +125,101 @@ SELECT pg_temp.copy_binary('bin', '\x01' || int8send(1) || int8send(922337203685
 SELECT pg_temp.copy_binary('bin', '\x');
 \set VERBOSITY default
 
+-- The aggregates' state is a real type, acmetrace.occupancy_state.  Helper
+-- aggregates over the same support functions: occ_partial gives the state
+-- itself (no final function), occ_merge combines states as a leader or a
+-- Citus coordinator does, occ_merge_state the same without finalizing.
+CREATE AGGREGATE occ_partial(timestamptz, timestamptz, integer) (
+    SFUNC = acmetrace._occupancy_trans, STYPE = acmetrace.occupancy_state);
+CREATE AGGREGATE occ_merge(acmetrace.occupancy_state) (
+    SFUNC = acmetrace._occupancy_combine, STYPE = acmetrace.occupancy_state,
+    FINALFUNC = acmetrace._occupancy_final, COMBINEFUNC = acmetrace._occupancy_combine, PARALLEL = SAFE);
+CREATE AGGREGATE occ_merge_state(acmetrace.occupancy_state) (
+    SFUNC = acmetrace._occupancy_combine, STYPE = acmetrace.occupancy_state,
+    COMBINEFUNC = acmetrace._occupancy_combine, PARALLEL = SAFE);
+-- Text form: v1: and the serialized state in hex (version 1, 3 zero bytes,
+-- the start and end counts, then (int64 time, int32 gpus) starts and ends,
+-- each sorted by time, then GPUs).  Written flat only when it leaves the aggregate.
+SELECT occ_partial(s, e, g) AS state FROM h WHERE name = 'overlap';
+SELECT occ_partial(s, e, g) AS state FROM h WHERE name = 'open';
+SELECT occ_partial(s, e, g) AS no_rows FROM h WHERE false;
+SELECT name, acmetrace._occupancy_final(occ_partial(s, e, g)) OPERATOR(acmetrace.=) acmetrace.occupancy_agg(s, e, g) AS final_of_state_equal
+  FROM h GROUP BY name ORDER BY name;
+SELECT acmetrace._occupancy_final(NULL) AS final_of_null,
+       acmetrace._occupancy_final('v1:0100000000000000000000000000000000000000') AS final_of_empty;
+-- Text and binary round trips of every group's state, and the binary form
+-- is the text's bytes.
+CREATE TEMP TABLE states AS SELECT name, occ_partial(s, e, g) AS st FROM h GROUP BY name;
+SELECT count(*) AS states,
+       bool_and((st::text)::acmetrace.occupancy_state::text = st::text) AS text_round_trip,
+       bool_and('v1:' || encode(acmetrace.occupancy_state_send(st), 'hex') = st::text) AS send_is_the_text_bytes
+  FROM states;
+SELECT current_setting('data_directory') || '/acmetrace_occupancy_state.bin' AS state_bin_path \gset
+CREATE TEMP TABLE state_bin (st acmetrace.occupancy_state);
+COPY (SELECT st FROM states ORDER BY name) TO :'state_bin_path' (FORMAT binary);
+COPY state_bin FROM :'state_bin_path' (FORMAT binary);
+SELECT count(*) AS copied, bool_and(o.st::text = b.st::text) AS identical
+  FROM (SELECT st, row_number() OVER (ORDER BY name) n FROM states) o
+  JOIN (SELECT st, row_number() OVER () n FROM state_bin) b USING (n);
+-- Combined in any order, then finalized: the single-pass aggregate.  NULL
+-- states are skipped; the same state twice counts its jobs twice.
+SELECT occ_merge(st ORDER BY name) OPERATOR(acmetrace.=) (SELECT acmetrace.occupancy_agg(s, e, g) FROM h) AS ascending,
+       occ_merge(st ORDER BY name DESC) OPERATOR(acmetrace.=) (SELECT acmetrace.occupancy_agg(s, e, g) FROM h) AS descending,
+       occ_merge(st ORDER BY md5(name)) OPERATOR(acmetrace.=) (SELECT acmetrace.occupancy_agg(s, e, g) FROM h) AS shuffled
+  FROM (SELECT name, st FROM states UNION ALL SELECT 'null', NULL) x;
+SELECT occ_merge(st) FROM (VALUES (NULL::acmetrace.occupancy_state)) v(st);
+SELECT occ_merge(st) AS overlap_twice FROM states, generate_series(1, 2) WHERE name = 'overlap';
+SELECT acmetrace.occupancy_agg(s, e, g) AS overlap_once FROM h WHERE name = 'overlap';
+-- The support functions outside an aggregate: errors, not crashes.
+SELECT acmetrace._occupancy_trans(NULL, now(), now(), 1);
+\echo :LAST_ERROR_SQLSTATE
+SELECT acmetrace._occupancy_combine(st, st) FROM states WHERE name = 'one';
+\echo :LAST_ERROR_SQLSTATE
+
+-- Crafted states: text (22P02) and binary (22P03) are both checked by the
+-- core's one decoder.  The valid bytes hold one job, 2023-07-01 00:00 to
+-- 01:00 UTC, 4 GPUs.
+SELECT '\x01000000'::bytea || int8send(1) || int8send(1) || int8send(741484800000000) || int4send(4)
+       || int8send(741488400000000) || int4send(4) AS sb \gset
+SELECT ('v1:' || encode(:'sb', 'hex'))::acmetrace.occupancy_state AS valid;
+SELECT acmetrace._occupancy_final(('v1:' || encode(:'sb', 'hex'))::acmetrace.occupancy_state);
+SELECT 'v1:'::acmetrace.occupancy_state;
+\echo :LAST_ERROR_SQLSTATE
+SELECT 'v2:0100000000000000000000000000000000000000'::acmetrace.occupancy_state;
+SELECT 'v1:0100000000000000000000000000000000000000 '::acmetrace.occupancy_state;
+SELECT 'v1:01000000000000000000000000000000000000000'::acmetrace.occupancy_state;
+SELECT 'V1:0100000000000000000000000000000000000000'::acmetrace.occupancy_state;
+SELECT 'v1:0100000000000000000000000000000000000000'::acmetrace.occupancy_state AS empty_state;
+\set VERBOSITY terse
+SELECT ('v1:' || encode(set_byte(:'sb', 0, 2), 'hex'))::acmetrace.occupancy_state AS version_2;
+SELECT ('v1:' || encode(set_byte(:'sb', 3, 1), 'hex'))::acmetrace.occupancy_state AS reserved_byte;
+SELECT ('v1:' || encode(substr(:'sb'::bytea, 1, 40), 'hex'))::acmetrace.occupancy_state AS truncated;
+SELECT ('v1:' || encode(:'sb'::bytea || '\x00', 'hex'))::acmetrace.occupancy_state AS trailing_byte;
+SELECT ('v1:' || encode(overlay(:'sb' PLACING int8send(2) FROM 13 FOR 8), 'hex'))::acmetrace.occupancy_state AS more_ends_than_bytes;
+-- an end before its start: GPUs released before they were allocated
+SELECT ('v1:' || encode('\x01000000'::bytea || int8send(1) || int8send(1) || int8send(741488400000000) || int4send(4)
+                        || int8send(741484800000000) || int4send(4), 'hex'))::acmetrace.occupancy_state AS ends_first;
+SELECT ('v1:' || encode('\x01000000'::bytea || int8send(0) || int8send(1) || int8send(741488400000000) || int4send(4), 'hex'))::acmetrace.occupancy_state AS end_without_start;
+SELECT ('v1:' || encode(overlay(:'sb' PLACING int4send(0) FROM 29 FOR 4), 'hex'))::acmetrace.occupancy_state AS zero_gpus;
+SELECT ('v1:' || encode(overlay(:'sb' PLACING int4send(-4) FROM 29 FOR 4), 'hex'))::acmetrace.occupancy_state AS negative_gpus;
+SELECT ('v1:' || encode(overlay(:'sb' PLACING int4send(5) FROM 41 FOR 4), 'hex'))::acmetrace.occupancy_state AS releases_more_than_allocated;
+SELECT ('v1:' || encode(overlay(:'sb' PLACING int8send(9223372036854775807) FROM 21 FOR 8), 'hex'))::acmetrace.occupancy_state AS start_at_infinity;
+SELECT ('v1:' || encode(overlay(:'sb' PLACING int8send(-9223372036854775808) FROM 33 FOR 8), 'hex'))::acmetrace.occupancy_state AS end_at_minus_infinity;
+SELECT ('v1:' || encode(overlay(:'sb' PLACING int8send(-211813488000000001) FROM 21 FOR 8), 'hex'))::acmetrace.occupancy_state AS before_4714_bc;
+\echo :LAST_ERROR_SQLSTATE
+SELECT ('v1:' || encode(overlay(:'sb' PLACING int8send(-9223372036854775808) FROM 21 FOR 8), 'hex'))::acmetrace.occupancy_state AS from_minus_infinity_valid;
+-- the same bytes through binary COPY
+SELECT pg_temp.copy_binary('state_bin', :'sb') AS valid_binary;
+SELECT pg_temp.copy_binary('state_bin', '\x');
+\echo :LAST_ERROR_SQLSTATE
+SELECT pg_temp.copy_binary('state_bin', set_byte(:'sb', 0, 0));
+SELECT pg_temp.copy_binary('state_bin', :'sb'::bytea || '\x00');
+\echo :LAST_ERROR_SQLSTATE
+SELECT pg_temp.copy_binary('state_bin', overlay(:'sb' PLACING int8send(-1) FROM 5 FOR 8));
+SELECT pg_temp.copy_binary('state_bin', overlay(:'sb' PLACING int4send(5) FROM 41 FOR 4));
+\echo :LAST_ERROR_SQLSTATE
+\set VERBOSITY default
+
 -- The fn_extra cache must follow the value: rows alternate between values
 -- of the same size, and between in-memory and TOASTed values.
 CREATE TEMP TABLE vals (id int, occ acmetrace.occupancy);
@@ -221,6 +316,65 @@ SELECT count(*) AS types,
                                  FROM acmetrace.jobs j WHERE j.cluster = 'g' AND j.type = a.type)) AS per_type_equal
   FROM (SELECT type, acmetrace.occupancy_agg(start_time, end_time, gpu_num) AS occ
           FROM acmetrace.jobs WHERE cluster = 'g' GROUP BY type) a;
+-- The 0.1.0 - 0.3.0 SQL declares the aggregates over the same C symbols
+-- with STYPE = internal and a serialize/deserialize pair; until ALTER
+-- EXTENSION UPDATE the new library serves it (test/e2e/upgrade.sh).  The
+-- old declarations, recreated here, still give the same values in parallel.
+CREATE SCHEMA old_sql;
+SELECT probin AS lib FROM pg_proc WHERE oid = 'acmetrace.occupancy_in(cstring)'::regprocedure \gset
+CREATE FUNCTION old_sql.trans(internal, timestamptz, timestamptz, integer) RETURNS internal
+AS :'lib', 'acmetrace_occupancy_trans' LANGUAGE C IMMUTABLE PARALLEL SAFE;
+CREATE FUNCTION old_sql.rollup_trans(internal, acmetrace.occupancy) RETURNS internal
+AS :'lib', 'acmetrace_occupancy_rollup_trans' LANGUAGE C IMMUTABLE PARALLEL SAFE;
+CREATE FUNCTION old_sql.combine(internal, internal) RETURNS internal
+AS :'lib', 'acmetrace_occupancy_combine' LANGUAGE C IMMUTABLE PARALLEL SAFE;
+CREATE FUNCTION old_sql.serialize(internal) RETURNS bytea
+AS :'lib', 'acmetrace_occupancy_serialize' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+CREATE FUNCTION old_sql.deserialize(bytea, internal) RETURNS internal
+AS :'lib', 'acmetrace_occupancy_deserialize' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+CREATE FUNCTION old_sql.final(internal) RETURNS acmetrace.occupancy
+AS :'lib', 'acmetrace_occupancy_final' LANGUAGE C IMMUTABLE PARALLEL SAFE;
+CREATE AGGREGATE old_sql.occupancy_agg(timestamptz, timestamptz, integer) (
+    SFUNC = old_sql.trans, STYPE = internal, FINALFUNC = old_sql.final, COMBINEFUNC = old_sql.combine,
+    SERIALFUNC = old_sql.serialize, DESERIALFUNC = old_sql.deserialize, PARALLEL = SAFE);
+CREATE AGGREGATE old_sql.rollup(acmetrace.occupancy) (
+    SFUNC = old_sql.rollup_trans, STYPE = internal, FINALFUNC = old_sql.final, COMBINEFUNC = old_sql.combine,
+    SERIALFUNC = old_sql.serialize, DESERIALFUNC = old_sql.deserialize, PARALLEL = SAFE);
+EXPLAIN (COSTS OFF)
+SELECT old_sql.occupancy_agg(start_time, end_time, gpu_num) FROM acmetrace.jobs WHERE cluster = 'g';
+SELECT old_sql.occupancy_agg(start_time, end_time, gpu_num)::text = (SELECT occ::text FROM serial_occ) AS old_sql_equal
+  FROM acmetrace.jobs WHERE cluster = 'g';
+SELECT count(*) AS types,
+       bool_and(a.occ::text = (SELECT acmetrace.occupancy_agg(j.start_time, j.end_time, j.gpu_num)::text
+                                 FROM acmetrace.jobs j WHERE j.cluster = 'g' AND j.type = a.type)) AS old_sql_per_type_equal,
+       old_sql.rollup(a.occ)::text = (SELECT occ::text FROM serial_occ) AS old_sql_rollup_equal
+  FROM (SELECT type, old_sql.occupancy_agg(start_time, end_time, gpu_num) AS occ
+          FROM acmetrace.jobs WHERE cluster = 'g' GROUP BY type) a;
+-- as a window aggregate, finalized after every row
+SELECT s, e, g, old_sql.occupancy_agg(s, e, g) OVER (ORDER BY s, e ROWS UNBOUNDED PRECEDING)
+  FROM h WHERE name = 'overlap' ORDER BY s, e;
+DROP SCHEMA old_sql CASCADE;
+
+-- Partial states per (type, shard) as workers or Citus shards make them,
+-- through their text form, merged per type, then all together, in any
+-- order: the single-pass value.
+CREATE TABLE trace_states AS
+SELECT type, abs(hashtext(job_id)) % 7 AS shard, occ_partial(start_time, end_time, gpu_num) AS st
+  FROM acmetrace.jobs WHERE cluster = 'g' GROUP BY 1, 2;
+SELECT count(*) AS states,
+       bool_and((st::text)::acmetrace.occupancy_state::text = st::text) AS text_round_trip,
+       sum(length(acmetrace.occupancy_state_send(st))) AS bytes
+  FROM trace_states;
+EXPLAIN (COSTS OFF) SELECT occ_merge(st) FROM trace_states;
+SELECT occ_merge(st)::text = (SELECT occ::text FROM serial_occ) AS parallel_merge_equal FROM trace_states;
+RESET force_parallel_mode;
+SELECT occ_merge(st ORDER BY type, shard)::text = (SELECT occ::text FROM serial_occ) AS ascending,
+       occ_merge(st ORDER BY shard DESC, type DESC)::text = (SELECT occ::text FROM serial_occ) AS descending,
+       occ_merge((st::text)::acmetrace.occupancy_state ORDER BY md5(type || shard))::text
+         = (SELECT occ::text FROM serial_occ) AS shuffled_through_text
+  FROM trace_states;
+SELECT occ_merge(m ORDER BY md5(type))::text = (SELECT occ::text FROM serial_occ) AS merged_merges
+  FROM (SELECT type, occ_merge_state(st ORDER BY shard DESC) AS m FROM trace_states GROUP BY type) t;
 RESET force_parallel_mode;
 RESET parallel_setup_cost;
 RESET parallel_tuple_cost;
@@ -265,6 +419,9 @@ SELECT * FROM acmetrace.queue_by_occupancy('nowhere');
 SELECT * FROM acmetrace.queue_by_occupancy('g', 10, 'end');
 SELECT * FROM acmetrace.queue_by_occupancy('g', 0);
 
-DROP TABLE occ, bin, vals, serial_occ, parallel_occ;
+DROP TABLE occ, bin, vals, serial_occ, parallel_occ, states, state_bin, trace_states;
+DROP AGGREGATE occ_partial(timestamptz, timestamptz, integer);
+DROP AGGREGATE occ_merge(acmetrace.occupancy_state);
+DROP AGGREGATE occ_merge_state(acmetrace.occupancy_state);
 DROP EXTENSION acmetrace;
 DROP SCHEMA acmetrace;

@@ -1,12 +1,18 @@
 /*
- * occupancy_agg.c: acmetrace.occupancy_agg(start, end, gpus) -> occupancy.
+ * occupancy_agg.c: acmetrace.occupancy_agg(start, end, gpus) and
+ * rollup(occupancy), and their state type acmetrace.occupancy_state.
  *
- * The state is the core's at_occ_state (src/core/occupancy.h): jobs in
- * chunks, sorted runs from partial states, folded when there are too many,
- * and its versioned serialized form, which deserialize checks.  This file
- * only handles arguments, memory contexts and errors: the state lives in
- * the aggregate's context (at_cxt_mem), scratch lists in the calling
- * context, and events are sorted with PostgreSQL's sort template.
+ * The state is the core's at_occ_state (src/core/occupancy.h): jobs waiting
+ * unsorted in chunks, sorted runs from partial states.  It is kept as an
+ * expanded object (utils/expandeddatum.h) in a context of its own under the
+ * aggregate's, updated in place, and written in its flat form only when it
+ * leaves the aggregate: a parallel worker's tuple, Citus's text partial, a
+ * table column.  The flat form is the core's serialized state (one sorted
+ * start and one end list, big-endian, versioned) after a varlena header:
+ * the same bytes the 0.x internal-state serialize function wrote, so that
+ * symbol, still named by released install scripts, writes it unchanged.
+ * Every way in (text, binary, a flat value in the aggregate's functions)
+ * goes through at_occ_state_decode, which checks everything.
  *
  * rollup(occupancy) sums step functions with the same state: each input
  * becomes the jobs whose occupancy it is (at_occ_to_jobs).
@@ -14,6 +20,8 @@
 #include "postgres.h"
 
 #include "fmgr.h"
+#include "libpq/pqformat.h"
+#include "mb/pg_wchar.h"
 #include "miscadmin.h"
 #include "utils/builtins.h"
 #include "utils/memutils.h"
@@ -24,27 +32,42 @@
 
 #define ST_SORT occ_sort_events
 #define ST_ELEMENT_TYPE at_occ_step
-#define ST_COMPARE(a, b) (((a)->t > (b)->t) - ((a)->t < (b)->t))
+/* by time, then GPUs: the same events always flatten to the same bytes */
+#define ST_COMPARE(a, b) ((a)->t != (b)->t ? ((a)->t > (b)->t) - ((a)->t < (b)->t) : \
+						  ((a)->gpus > (b)->gpus) - ((a)->gpus < (b)->gpus))
 #define ST_SCOPE static
 #define ST_CHECK_FOR_INTERRUPTS
 #define ST_DEFINE
 #include "lib/sort_template.h"
 
+/* the aggregates' support functions, old (internal state) and new SQL alike */
 PG_FUNCTION_INFO_V1(acmetrace_occupancy_trans);
+PG_FUNCTION_INFO_V1(acmetrace_occupancy_rollup_trans);
 PG_FUNCTION_INFO_V1(acmetrace_occupancy_combine);
+PG_FUNCTION_INFO_V1(acmetrace_occupancy_final);
+/* only the 0.1.0 - 0.3.0 SQL names these (STYPE = internal) */
 PG_FUNCTION_INFO_V1(acmetrace_occupancy_serialize);
 PG_FUNCTION_INFO_V1(acmetrace_occupancy_deserialize);
-PG_FUNCTION_INFO_V1(acmetrace_occupancy_final);
-PG_FUNCTION_INFO_V1(acmetrace_occupancy_rollup_trans);
+/* acmetrace.occupancy_state I/O */
+PG_FUNCTION_INFO_V1(acmetrace_occupancy_state_in);
+PG_FUNCTION_INFO_V1(acmetrace_occupancy_state_out);
+PG_FUNCTION_INFO_V1(acmetrace_occupancy_state_recv);
+PG_FUNCTION_INFO_V1(acmetrace_occupancy_state_send);
 
-static at_occ_state *
-new_state(MemoryContext cxt)
+/* The expanded state: everything it holds lives in hdr.eoh_context. */
+typedef struct OccStateEO
 {
-	at_occ_state *st = MemoryContextAlloc(cxt, sizeof(at_occ_state));
+	ExpandedObjectHeader hdr;
+	at_occ_state st;
+} OccStateEO;
 
-	at_occ_state_init(st, at_cxt_mem, cxt, occ_sort_events);
-	return st;
-}
+static Size occ_state_flat_size(ExpandedObjectHeader *eohptr);
+static void occ_state_flatten_into(ExpandedObjectHeader *eohptr, void *result, Size allocated_size);
+
+static const ExpandedObjectMethods occ_state_methods = {
+	occ_state_flat_size,
+	occ_state_flatten_into
+};
 
 /*
  * An error of the core's state functions.  at_cxt_mem raises its own error
@@ -74,6 +97,9 @@ occ_agg_raise(at_occ_err e, const at_occ_state *st)
 					 errmsg("occupancy_agg: GPUs released before they were allocated"),
 					 errdetail("The aggregate's state is inconsistent.")));
 			break;
+		case AT_OCC_ESELF:
+			elog(ERROR, "occupancy_agg: a state combined with itself");
+			break;
 		case AT_OCC_ENOMEM:
 			ereport(ERROR,
 					(errcode(ERRCODE_OUT_OF_MEMORY),
@@ -89,34 +115,179 @@ occ_agg_check(at_occ_err e, const at_occ_state *st)
 		occ_agg_raise(e, st);
 }
 
+/* ---- the expanded object ---- */
+
+static OccStateEO *
+occ_state_new(MemoryContext parent)
+{
+	OccStateEO *eo = at_eo_new(parent, &occ_state_methods, sizeof(OccStateEO), "acmetrace occupancy_state");
+
+	at_occ_state_init(&eo->st, at_cxt_mem, eo->hdr.eoh_context, occ_sort_events);
+	return eo;
+}
+
+/*
+ * Decode serialized bytes into st, with memory from cxt (the one check of
+ * every way in); ERROR with code if they are not a valid state.
+ */
+static void
+occ_state_decode(at_occ_state *st, const uint8 *buf, size_t len, MemoryContext cxt, int code)
+{
+	const char *msg = at_occ_state_decode(st, buf, len, MIN_TIMESTAMP, END_TIMESTAMP, at_cxt_mem, cxt,
+										  occ_sort_events);
+
+	if (msg != NULL)
+		ereport(ERROR,
+				(errcode(code),
+				 errmsg("invalid occupancy_state: %s", msg)));
+}
+
+/* Check serialized bytes, keeping nothing. */
+static void
+occ_state_validate(const uint8 *buf, size_t len, int code)
+{
+	at_occ_state st;
+
+	occ_state_decode(&st, buf, len, CurrentMemoryContext, code);
+	at_occ_state_free(&st);
+}
+
+/*
+ * The state in d, read only: an expanded object's own state, or a flat
+ * value decoded into *tmp with memory from cxt (the caller frees *tmp).
+ * Flat values were checked on their way in, so a bad one is corruption.
+ */
+static const at_occ_state *
+occ_state_read(Datum d, at_occ_state *tmp, MemoryContext cxt)
+{
+	struct varlena *v;
+
+	if (VARATT_IS_EXTERNAL_EXPANDED(DatumGetPointer(d)))
+	{
+		ExpandedObjectHeader *eoh = DatumGetEOHP(d);
+
+		if (eoh->eoh_methods == &occ_state_methods)
+			return &((OccStateEO *) eoh)->st;
+	}
+	v = PG_DETOAST_DATUM_PACKED(d);
+	occ_state_decode(tmp, (const uint8 *) VARDATA_ANY(v), VARSIZE_ANY_EXHDR(v), cxt, ERRCODE_DATA_CORRUPTED);
+	if ((Pointer) v != DatumGetPointer(d))
+		pfree(v);
+	return tmp;
+}
+
+/*
+ * dst += the state in d, which is not modified.  A flat state is decoded
+ * in dst's context, so dst takes its lists rather than copying them.
+ */
+static void
+occ_state_merge(OccStateEO *dst, Datum d)
+{
+	at_occ_state tmp;
+	const at_occ_state *src = occ_state_read(d, &tmp, dst->hdr.eoh_context);
+
+	if (src == &dst->st)
+	{
+		/* with itself (no plan does it, SQL could): through its flat form */
+		Size		size = EOH_get_flat_size(&dst->hdr);
+		struct varlena *flat = palloc(size);
+
+		EOH_flatten_into(&dst->hdr, flat, size);
+		occ_state_decode(&tmp, (const uint8 *) VARDATA(flat), size - VARHDRSZ, dst->hdr.eoh_context,
+						 ERRCODE_DATA_CORRUPTED);
+		pfree(flat);
+		src = &tmp;
+	}
+	/* a state not decoded here is only copied from: the cast is safe */
+	occ_agg_check(at_occ_state_combine(&dst->st, (at_occ_state *) src), &dst->st);
+	if (src == &tmp)
+		at_occ_state_free(&tmp);
+}
+
+/*
+ * Argument 0 of a transition or combine function as our read-write object
+ * (the row is added to it in place), or a new one under the aggregate's
+ * context holding what argument 0 held (NULL: nothing).
+ */
+static OccStateEO *
+occ_state_arg(FunctionCallInfo fcinfo, MemoryContext aggcxt)
+{
+	OccStateEO *eo = at_eo_rw(fcinfo, 0, &occ_state_methods);
+
+	if (eo == NULL)
+	{
+		eo = occ_state_new(aggcxt);
+		if (!PG_ARGISNULL(0))
+			occ_state_merge(eo, PG_GETARG_DATUM(0));
+	}
+	return eo;
+}
+
+static Size
+occ_state_flat_size(ExpandedObjectHeader *eohptr)
+{
+	OccStateEO *eo = (OccStateEO *) eohptr;
+	size_t		ns,
+				ne;
+
+	at_occ_state_counts(&eo->st, &ns, &ne);
+	if (ns + ne > (MaxAllocSize - VARHDRSZ - AT_OCC_STATE_HEADER) / AT_OCC_STATE_ENTRY)
+		ereport(ERROR,
+				(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
+				 errmsg("occupancy_agg state of %zu jobs is too large to store or pass between processes", ns),
+				 errhint("SET max_parallel_workers_per_gather = 0, or aggregate fewer jobs per group.")));
+	return VARHDRSZ + at_occ_state_size(ns, ne);
+}
+
+/* The state's jobs sorted into one start and one end list (not kept). */
+static void
+occ_state_flatten_into(ExpandedObjectHeader *eohptr, void *result, Size allocated_size)
+{
+	OccStateEO *eo = (OccStateEO *) eohptr;
+	MemoryContext scratch = AllocSetContextCreate(CurrentMemoryContext, "acmetrace occupancy_state flatten",
+												  ALLOCSET_DEFAULT_SIZES);
+	at_occ_flat f;
+
+	occ_agg_check(at_occ_state_flatten(&eo->st, at_cxt_mem, scratch, &f), &eo->st);
+	if (allocated_size != VARHDRSZ + at_occ_state_size(f.starts.n, f.ends.n))
+		elog(ERROR, "occupancy_state: flat size %zu, not the %zu announced",
+			 VARHDRSZ + at_occ_state_size(f.starts.n, f.ends.n), (size_t) allocated_size);
+	SET_VARSIZE(result, allocated_size);
+	at_occ_state_write((uint8 *) VARDATA(result), &f.starts, &f.ends);
+	MemoryContextDelete(scratch);
+}
+
+/* ---- the aggregates ---- */
+
 static char *
 ts_text(TimestampTz t)
 {
 	return DatumGetCString(DirectFunctionCall1(timestamptz_out, TimestampTzGetDatum(t)));
 }
 
+/*
+ * (occupancy_state, start, end, gpus) -> occupancy_state; also the 0.x
+ * (internal, ...) -> internal, where nodeAgg keeps the same pointer.
+ */
 Datum
 acmetrace_occupancy_trans(PG_FUNCTION_ARGS)
 {
-	MemoryContext cxt = at_agg_context(fcinfo, "occupancy_agg_transfn");
-	at_occ_state *st = PG_ARGISNULL(0) ? NULL : (at_occ_state *) PG_GETARG_POINTER(0);
+	OccStateEO *eo = occ_state_arg(fcinfo, at_agg_context(fcinfo, "occupancy_agg_transfn"));
 	at_occ_job	job;
 	TimestampTz start,
 				end;
 	int32		gpus;
 
-	if (st == NULL)
-		st = new_state(cxt);
 	/* NULL start or GPUs: the job never held GPUs */
 	if (PG_ARGISNULL(1) || PG_ARGISNULL(3))
-		PG_RETURN_POINTER(st);
+		PG_RETURN_DATUM(EOHPGetRWDatum(&eo->hdr));
 	start = PG_GETARG_TIMESTAMPTZ(1);
 	end = PG_ARGISNULL(2) ? 0 : PG_GETARG_TIMESTAMPTZ(2);
 	gpus = PG_GETARG_INT32(3);
 	switch (at_occ_classify(start, !PG_ARGISNULL(2), end, gpus, &job))
 	{
 		case AT_OCC_ROW_ADD:
-			occ_agg_check(at_occ_state_add(st, &job), st);
+			occ_agg_check(at_occ_state_add(&eo->st, &job), &eo->st);
 			break;
 		case AT_OCC_ROW_SKIP:
 			break;
@@ -134,107 +305,179 @@ acmetrace_occupancy_trans(PG_FUNCTION_ARGS)
 					 errmsg("occupancy_agg: negative GPU count %d (start %s)", gpus, ts_text(start))));
 			break;
 	}
-	PG_RETURN_POINTER(st);
+	PG_RETURN_DATUM(EOHPGetRWDatum(&eo->hdr));
 }
 
+/* (occupancy_state, occupancy) -> occupancy_state; also the 0.3.0 internal one. */
 Datum
 acmetrace_occupancy_rollup_trans(PG_FUNCTION_ARGS)
 {
-	MemoryContext cxt = at_agg_context(fcinfo, "rollup_transfn");
-	at_occ_state *st = PG_ARGISNULL(0) ? NULL : (at_occ_state *) PG_GETARG_POINTER(0);
+	OccStateEO *eo = occ_state_arg(fcinfo, at_agg_context(fcinfo, "rollup_transfn"));
 	const OccData *o;
 
-	if (st == NULL)
-		st = new_state(cxt);
 	if (PG_ARGISNULL(1))
-		PG_RETURN_POINTER(st);
+		PG_RETURN_DATUM(EOHPGetRWDatum(&eo->hdr));
 	o = occ_read(PG_GETARG_DATUM(1));
-	occ_agg_check(at_occ_state_add_steps(st, o->steps, o->nsteps), st);
+	occ_agg_check(at_occ_state_add_steps(&eo->st, o->steps, o->nsteps), &eo->st);
 	if ((Pointer) o != DatumGetPointer(PG_GETARG_DATUM(1)))
 		pfree((void *) o);
-	PG_RETURN_POINTER(st);
+	PG_RETURN_DATUM(EOHPGetRWDatum(&eo->hdr));
 }
 
+/*
+ * (occupancy_state, occupancy_state) -> occupancy_state, non-strict; also
+ * the 0.x (internal, internal) one.  Argument 0 is updated in place when it
+ * is our read-write object; argument 1 (flat, read-only or ours) never is.
+ */
 Datum
 acmetrace_occupancy_combine(PG_FUNCTION_ARGS)
 {
-	MemoryContext cxt = at_agg_context(fcinfo, "occupancy_agg_combinefn");
-	at_occ_state *s1 = PG_ARGISNULL(0) ? NULL : (at_occ_state *) PG_GETARG_POINTER(0);
-	at_occ_state *s2 = PG_ARGISNULL(1) ? NULL : (at_occ_state *) PG_GETARG_POINTER(1);
+	MemoryContext aggcxt = at_agg_context(fcinfo, "occupancy_agg_combinefn");
+	OccStateEO *eo;
 
-	if (s2 == NULL)
+	if (PG_ARGISNULL(1))
 	{
-		if (s1 == NULL)
+		if (PG_ARGISNULL(0))
 			PG_RETURN_NULL();
-		PG_RETURN_POINTER(s1);
+		PG_RETURN_DATUM(PG_GETARG_DATUM(0));
 	}
-	if (s1 == NULL)
-		s1 = new_state(cxt);
-	/* s2's raw jobs are copied; its runs taken if deserialize made them in cxt */
-	occ_agg_check(at_occ_state_combine(s1, s2), s1);
-	PG_RETURN_POINTER(s1);
+	eo = occ_state_arg(fcinfo, aggcxt);
+	occ_state_merge(eo, PG_GETARG_DATUM(1));
+	PG_RETURN_DATUM(EOHPGetRWDatum(&eo->hdr));
 }
 
-Datum
-acmetrace_occupancy_serialize(PG_FUNCTION_ARGS)
-{
-	at_occ_state *st = (at_occ_state *) PG_GETARG_POINTER(0);
-	at_occ_flat f;
-	bytea	   *out;
-	Size		size;
-
-	at_agg_context(fcinfo, "occupancy_agg_serialfn");
-	/* the serialized form holds one sorted list of each kind */
-	occ_agg_check(at_occ_state_flatten(st, at_cxt_mem, CurrentMemoryContext, &f), st);
-	if (f.starts.n + f.ends.n > (MaxAllocSize - VARHDRSZ - AT_OCC_STATE_HEADER) / AT_OCC_STATE_ENTRY)
-		ereport(ERROR,
-				(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
-				 errmsg("occupancy_agg state of %zu jobs is too large to pass between processes",
-						(size_t) f.starts.n),
-				 errhint("SET max_parallel_workers_per_gather = 0, or aggregate fewer jobs per group.")));
-	size = VARHDRSZ + at_occ_state_size(f.starts.n, f.ends.n);
-	out = palloc(size);
-	SET_VARSIZE(out, size);
-	at_occ_state_write((uint8 *) VARDATA(out), &f.starts, &f.ends);
-	at_occ_flat_free(&f, at_cxt_mem, CurrentMemoryContext);
-	PG_RETURN_BYTEA_P(out);
-}
-
-Datum
-acmetrace_occupancy_deserialize(PG_FUNCTION_ARGS)
-{
-	MemoryContext cxt = at_agg_context(fcinfo, "occupancy_agg_deserialfn");
-	bytea	   *b = PG_GETARG_BYTEA_PP(0);
-	at_occ_state *st;
-	const char *msg;
-
-	/* in the aggregate's context, so that combine can take the lists */
-	st = MemoryContextAlloc(cxt, sizeof(at_occ_state));
-	msg = at_occ_state_decode(st, (const uint8 *) VARDATA_ANY(b), VARSIZE_ANY_EXHDR(b),
-							  MIN_TIMESTAMP, END_TIMESTAMP, at_cxt_mem, cxt, occ_sort_events);
-	if (msg != NULL)
-		ereport(ERROR,
-				(errcode(ERRCODE_INVALID_BINARY_REPRESENTATION),
-				 errmsg("invalid occupancy_agg state: %s", msg)));
-	PG_RETURN_POINTER(st);
-}
-
+/*
+ * occupancy_state -> occupancy, and the 0.x internal -> occupancy.  Reads
+ * the state without changing it (FINALFUNC_MODIFY = READ_ONLY): the raw
+ * jobs are sorted into scratch lists, as a window aggregate finalizes the
+ * same state again and again.  NULL (no rows) is the empty occupancy.
+ */
 Datum
 acmetrace_occupancy_final(PG_FUNCTION_ARGS)
 {
-	at_occ_state *st = PG_ARGISNULL(0) ? NULL : (at_occ_state *) PG_GETARG_POINTER(0);
+	at_occ_state tmp;
+	const at_occ_state *st = NULL;
 	at_occ_runs runs;
 	long long	nsteps;
 	OccData    *result;
 
 	runs.k = runs.owned = 0;
-	if (st != NULL)
+	if (!PG_ARGISNULL(0))
+	{
+		st = occ_state_read(PG_GETARG_DATUM(0), &tmp, CurrentMemoryContext);
 		occ_agg_check(at_occ_state_runs(st, at_cxt_mem, CurrentMemoryContext, &runs), st);
+	}
 	/* sweep straight into the result */
 	result = occ_alloc(at_occ_runs_events(&runs));
 	nsteps = at_occ_runs_sweep(&runs, result->steps);
 	if (nsteps < 0)
 		occ_agg_raise(AT_OCC_ENEGATIVE, st);
 	at_occ_runs_free(&runs, at_cxt_mem, CurrentMemoryContext);
+	if (st == &tmp)
+		at_occ_state_free(&tmp);
 	PG_RETURN_POINTER(occ_finish(result, (Size) nsteps));
+}
+
+/*
+ * 0.x serialize (internal) -> bytea: the flat form's bytes, the very bytes
+ * this function always wrote, so old SQL's partial states keep working.
+ */
+Datum
+acmetrace_occupancy_serialize(PG_FUNCTION_ARGS)
+{
+	Datum		d = PG_GETARG_DATUM(0);
+	ExpandedObjectHeader *eoh;
+	Size		size;
+	bytea	   *out;
+
+	at_agg_context(fcinfo, "occupancy_agg_serialfn");
+	if (!VARATT_IS_EXTERNAL_EXPANDED(DatumGetPointer(d)) ||
+		(eoh = DatumGetEOHP(d))->eoh_methods != &occ_state_methods)
+		elog(ERROR, "occupancy_agg_serialfn: the argument is not an occupancy_agg state");
+	size = EOH_get_flat_size(eoh);
+	out = palloc(size);
+	EOH_flatten_into(eoh, out, size);
+	PG_RETURN_BYTEA_P(out);
+}
+
+/* 0.x deserialize (bytea, internal) -> internal: a new object's pointer. */
+Datum
+acmetrace_occupancy_deserialize(PG_FUNCTION_ARGS)
+{
+	MemoryContext aggcxt = at_agg_context(fcinfo, "occupancy_agg_deserialfn");
+	bytea	   *b = PG_GETARG_BYTEA_PP(0);
+	OccStateEO *eo = occ_state_new(aggcxt);
+
+	/* in the object's context, so that combine can take the lists */
+	occ_state_decode(&eo->st, (const uint8 *) VARDATA_ANY(b), VARSIZE_ANY_EXHDR(b), eo->hdr.eoh_context,
+					 ERRCODE_INVALID_BINARY_REPRESENTATION);
+	PG_RETURN_DATUM(EOHPGetRWDatum(&eo->hdr));
+}
+
+/* ---- acmetrace.occupancy_state I/O ---- */
+
+/* Text: "v1:" and the flat form's bytes in lower-case hexadecimal. */
+Datum
+acmetrace_occupancy_state_in(PG_FUNCTION_ARGS)
+{
+	char	   *s = PG_GETARG_CSTRING(0);
+	size_t		len = strlen(s),
+				n = 0,
+				pos;
+	bytea	   *v = palloc(VARHDRSZ + len / 2 + 1);
+	const char *msg = at_occ_state_text_read(s, len, (uint8 *) VARDATA(v), &n, &pos);
+
+	if (msg != NULL)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_TEXT_REPRESENTATION),
+				 errmsg("invalid input syntax for type occupancy_state: \"%.*s%s\"",
+						pg_mbcliplen(s, len, 60), s, len > 60 ? "..." : ""),
+				 errdetail("%s at byte %zu.", msg, pos + 1),
+				 errhint("The text form is \"v1:\" and the state's bytes in lower-case hexadecimal, "
+						 "as acmetrace.occupancy_state_out writes it.")));
+	SET_VARSIZE(v, VARHDRSZ + n);
+	occ_state_validate((const uint8 *) VARDATA(v), n, ERRCODE_INVALID_TEXT_REPRESENTATION);
+	PG_RETURN_BYTEA_P(v);
+}
+
+Datum
+acmetrace_occupancy_state_out(PG_FUNCTION_ARGS)
+{
+	struct varlena *v = PG_DETOAST_DATUM_PACKED(PG_GETARG_DATUM(0));
+	size_t		n = VARSIZE_ANY_EXHDR(v);
+	char	   *out;
+
+	if (n > (MaxAllocSize - 1 - at_occ_state_text_len(0)) / 2)
+		ereport(ERROR,
+				(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
+				 errmsg("occupancy_state of %zu bytes is too large for its text form", n),
+				 errhint("Use the binary form (COPY ... (FORMAT binary)), or aggregate fewer jobs per group.")));
+	out = palloc(at_occ_state_text_len(n) + 1);
+	at_occ_state_text_write(out, (const uint8 *) VARDATA_ANY(v), n);
+	PG_RETURN_CSTRING(out);
+}
+
+/* Binary: the flat form's bytes as they are. */
+Datum
+acmetrace_occupancy_state_recv(PG_FUNCTION_ARGS)
+{
+	StringInfo	buf = (StringInfo) PG_GETARG_POINTER(0);
+	int			n = buf->len - buf->cursor;
+	bytea	   *v = palloc(VARHDRSZ + n);
+
+	SET_VARSIZE(v, VARHDRSZ + n);
+	pq_copymsgbytes(buf, VARDATA(v), n);
+	occ_state_validate((const uint8 *) VARDATA(v), n, ERRCODE_INVALID_BINARY_REPRESENTATION);
+	PG_RETURN_BYTEA_P(v);
+}
+
+Datum
+acmetrace_occupancy_state_send(PG_FUNCTION_ARGS)
+{
+	struct varlena *v = PG_DETOAST_DATUM_PACKED(PG_GETARG_DATUM(0));
+	StringInfoData buf;
+
+	pq_begintypsend(&buf);
+	pq_sendbytes(&buf, VARDATA_ANY(v), VARSIZE_ANY_EXHDR(v));
+	PG_RETURN_BYTEA_P(pq_endtypsend(&buf));
 }

@@ -82,3 +82,98 @@ BEGIN
     RETURN NULL;
 END
 $$;
+
+-- occupancy_agg and rollup(occupancy) accumulate into a real type,
+-- acmetrace.occupancy_state, instead of internal (so Citus can split them):
+-- the aggregates and their internal-state support functions are replaced.
+DROP AGGREGATE acmetrace.occupancy_agg(timestamptz, timestamptz, integer);
+DROP AGGREGATE acmetrace.rollup(acmetrace.occupancy);
+DROP FUNCTION acmetrace._occupancy_trans(internal, timestamptz, timestamptz, integer);
+DROP FUNCTION acmetrace._occupancy_rollup_trans(internal, acmetrace.occupancy);
+DROP FUNCTION acmetrace._occupancy_combine(internal, internal);
+DROP FUNCTION acmetrace._occupancy_serialize(internal);
+DROP FUNCTION acmetrace._occupancy_deserialize(bytea, internal);
+DROP FUNCTION acmetrace._occupancy_final(internal);
+
+-- occupancy_agg's and rollup's state, a real type so that parallel workers,
+-- postgres_fdw and Citus can ship partial states through its I/O: jobs
+-- waiting unsorted (24 bytes each) and sorted runs from partial states,
+-- updated in place as an expanded object and written flat (one sorted start
+-- and one end list) only when it leaves the aggregate.
+CREATE TYPE acmetrace.occupancy_state;
+
+CREATE FUNCTION acmetrace.occupancy_state_in(cstring)
+RETURNS acmetrace.occupancy_state
+AS 'MODULE_PATHNAME', 'acmetrace_occupancy_state_in'
+LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+
+CREATE FUNCTION acmetrace.occupancy_state_out(acmetrace.occupancy_state)
+RETURNS cstring
+AS 'MODULE_PATHNAME', 'acmetrace_occupancy_state_out'
+LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+
+CREATE FUNCTION acmetrace.occupancy_state_recv(internal)
+RETURNS acmetrace.occupancy_state
+AS 'MODULE_PATHNAME', 'acmetrace_occupancy_state_recv'
+LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+
+CREATE FUNCTION acmetrace.occupancy_state_send(acmetrace.occupancy_state)
+RETURNS bytea
+AS 'MODULE_PATHNAME', 'acmetrace_occupancy_state_send'
+LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+
+CREATE TYPE acmetrace.occupancy_state (
+    INPUT = acmetrace.occupancy_state_in,
+    OUTPUT = acmetrace.occupancy_state_out,
+    RECEIVE = acmetrace.occupancy_state_recv,
+    SEND = acmetrace.occupancy_state_send,
+    INTERNALLENGTH = VARIABLE,
+    ALIGNMENT = int4,
+    STORAGE = extended
+);
+COMMENT ON TYPE acmetrace.occupancy_state IS
+  'Partial state of occupancy_agg and rollup(occupancy): the jobs seen so far. Text form v1:<hex>, the serialized state (version, start and end counts, then sorted (time, gpus) start and end events) in lower-case hexadecimal; binary form the same bytes. Checked on input: a state releases no GPUs before allocating them.';
+
+CREATE FUNCTION acmetrace._occupancy_trans(acmetrace.occupancy_state, timestamptz, timestamptz, integer)
+RETURNS acmetrace.occupancy_state
+AS 'MODULE_PATHNAME', 'acmetrace_occupancy_trans'
+LANGUAGE C IMMUTABLE PARALLEL SAFE;
+
+CREATE FUNCTION acmetrace._occupancy_combine(acmetrace.occupancy_state, acmetrace.occupancy_state)
+RETURNS acmetrace.occupancy_state
+AS 'MODULE_PATHNAME', 'acmetrace_occupancy_combine'
+LANGUAGE C IMMUTABLE PARALLEL SAFE;
+
+CREATE FUNCTION acmetrace._occupancy_final(acmetrace.occupancy_state)
+RETURNS acmetrace.occupancy
+AS 'MODULE_PATHNAME', 'acmetrace_occupancy_final'
+LANGUAGE C IMMUTABLE PARALLEL SAFE;
+
+CREATE AGGREGATE acmetrace.occupancy_agg(start_time timestamptz, end_time timestamptz, gpus integer) (
+    SFUNC = acmetrace._occupancy_trans,
+    STYPE = acmetrace.occupancy_state,
+    FINALFUNC = acmetrace._occupancy_final,
+    FINALFUNC_MODIFY = READ_ONLY,
+    COMBINEFUNC = acmetrace._occupancy_combine,
+    PARALLEL = SAFE
+);
+COMMENT ON AGGREGATE acmetrace.occupancy_agg(timestamptz, timestamptz, integer) IS
+  'GPUs allocated over time by jobs holding gpus over [start_time, end_time); releases count before allocations at the same instant. Rows with NULL start_time or gpus, or 0 GPUs, are ignored; NULL end_time holds for ever; end_time < start_time is an error. No rows give the empty occupancy [].';
+
+-- The sum of stored occupancies (shards, months, clusters): the same state,
+-- each value entered as the jobs whose occupancy it is.
+CREATE FUNCTION acmetrace._occupancy_rollup_trans(acmetrace.occupancy_state, acmetrace.occupancy)
+RETURNS acmetrace.occupancy_state
+AS 'MODULE_PATHNAME', 'acmetrace_occupancy_rollup_trans'
+LANGUAGE C IMMUTABLE PARALLEL SAFE;
+
+CREATE AGGREGATE acmetrace.rollup(acmetrace.occupancy) (
+    SFUNC = acmetrace._occupancy_rollup_trans,
+    STYPE = acmetrace.occupancy_state,
+    FINALFUNC = acmetrace._occupancy_final,
+    FINALFUNC_MODIFY = READ_ONLY,
+    COMBINEFUNC = acmetrace._occupancy_combine,
+    PARALLEL = SAFE
+);
+COMMENT ON AGGREGATE acmetrace.rollup(acmetrace.occupancy) IS
+  'Sum of occupancies: GPUs allocated at each instant by all of them, exactly occupancy_agg over the union of their jobs. NULLs are skipped; no rows give the empty occupancy [].';

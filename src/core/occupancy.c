@@ -22,7 +22,7 @@ at_occ_classify(int64_t start, int has_end, int64_t end, int32_t gpus, at_occ_jo
 	out->start = start;
 	out->end = end;
 	out->gpus = gpus;
-	out->unused = 0;
+	out->flags = 0;
 	return AT_OCC_ROW_ADD;
 }
 
@@ -44,7 +44,7 @@ at_occ_to_jobs(const at_occ_step *s, size_t n, at_occ_job *out, at_occ_job *stac
 			stack[top].start = s[i].t;
 			stack[top].end = AT_OCC_NOEND;
 			stack[top].gpus = (int32_t) (s[i].gpus - level);
-			stack[top].unused = 0;
+			stack[top].flags = 0;
 			top++;
 			level = s[i].gpus;
 			continue;
@@ -81,14 +81,18 @@ at_occ_to_jobs(const at_occ_step *s, size_t n, at_occ_job *out, at_occ_job *stac
 size_t
 at_occ_start_events(const at_occ_job *jobs, size_t n, at_occ_step *ev)
 {
+	size_t		k = 0;
 	size_t		i;
 
 	for (i = 0; i < n; i++)
 	{
-		ev[i].t = jobs[i].start;
-		ev[i].gpus = jobs[i].gpus;
+		if (jobs[i].flags & AT_OCC_JOB_END_ONLY)
+			continue;
+		ev[k].t = jobs[i].start;
+		ev[k].gpus = jobs[i].gpus;
+		k++;
 	}
-	return n;
+	return k;
 }
 
 size_t
@@ -132,7 +136,7 @@ at_occ_list_merge(const at_occ_list *a, const at_occ_list *b, at_occ_list *out)
 
 	while (i < a->n && j < b->n)
 	{
-		if (b->t[j] < a->t[i])
+		if (b->t[j] < a->t[i] || (b->t[j] == a->t[i] && b->g[j] < a->g[i]))
 		{
 			out->t[k] = b->t[j];
 			out->g[k++] = b->g[j++];
@@ -224,10 +228,12 @@ at_occ_sweep_lists(const at_occ_list *starts, const at_occ_list *ends, at_occ_st
 int
 at_occ_step_cmp(const void *a, const void *b)
 {
-	int64_t		x = ((const at_occ_step *) a)->t;
-	int64_t		y = ((const at_occ_step *) b)->t;
+	const at_occ_step *x = a;
+	const at_occ_step *y = b;
 
-	return (x > y) - (x < y);
+	if (x->t != y->t)
+		return (x->t > y->t) - (x->t < y->t);
+	return (x->gpus > y->gpus) - (x->gpus < y->gpus);
 }
 
 int
@@ -725,29 +731,114 @@ merge_runs(at_mem_fn mem, void *ctx, const at_occ_list *runs, int k, at_occ_list
 	return AT_OCC_OK;
 }
 
-/* Make room for one more run: fold all runs into one. */
+/*
+ * Add a run's events as raw jobs, exactly: each start a job that never
+ * ends, each end an end-only job.  On an error dst may hold some of them.
+ */
 static at_occ_err
-fold_runs(at_occ_state *st)
+add_run_jobs(at_occ_state *dst, const at_occ_list *s, const at_occ_list *e)
 {
-	at_occ_list s,
-				e;
+	at_occ_job	job;
 	at_occ_err	err;
 
-	if ((err = merge_runs(st->mem, st->mem_ctx, st->starts, st->nruns, &s)) != AT_OCC_OK)
-		return err;
-	if ((err = merge_runs(st->mem, st->mem_ctx, st->ends, st->nruns, &e)) != AT_OCC_OK)
+	job.end = AT_OCC_NOEND;
+	job.flags = 0;
+	for (size_t i = 0; i < s->n; i++)
 	{
-		list_free(st->mem, st->mem_ctx, &s);
-		return err;
+		job.start = s->t[i];
+		job.gpus = s->g[i];
+		if ((err = at_occ_state_add(dst, &job)) != AT_OCC_OK)
+			return err;
 	}
-	for (int r = 0; r < st->nruns; r++)
+	job.start = 0;
+	job.flags = AT_OCC_JOB_END_ONLY;
+	for (size_t i = 0; i < e->n; i++)
 	{
-		list_free(st->mem, st->mem_ctx, &st->starts[r]);
-		list_free(st->mem, st->mem_ctx, &st->ends[r]);
+		job.end = e->t[i];
+		job.gpus = e->g[i];
+		if ((err = at_occ_state_add(dst, &job)) != AT_OCC_OK)
+			return err;
 	}
-	st->starts[0] = s;
-	st->ends[0] = e;
-	st->nruns = 1;
+	return AT_OCC_OK;
+}
+
+static size_t
+run_events(const at_occ_state *st, int r)
+{
+	return st->starts[r].n + st->ends[r].n;
+}
+
+/* Run r is gone: the last run takes its slot. */
+static void
+remove_run(at_occ_state *st, int r)
+{
+	list_free(st->mem, st->mem_ctx, &st->starts[r]);
+	list_free(st->mem, st->mem_ctx, &st->ends[r]);
+	st->nruns--;
+	st->starts[r] = st->starts[st->nruns];
+	st->ends[r] = st->ends[st->nruns];
+	st->starts[st->nruns].t = st->ends[st->nruns].t = NULL;
+	st->starts[st->nruns].g = st->ends[st->nruns].g = NULL;
+}
+
+/*
+ * Add the run (s, e) to dst: taken (the lists now belong to dst, which
+ * frees them if it does not keep them) or copied.  With AT_OCC_MAX_RUNS
+ * runs already, the smaller of the new run and dst's smallest becomes raw
+ * jobs (sorted with the others when the state is finalized or flattened),
+ * so no event is merged or converted twice: combining P states costs
+ * O(N), not O(P * N) as merging every run at each fold would.  On an
+ * error nothing was taken (dst may hold some of the run's jobs).
+ */
+static at_occ_err
+push_run(at_occ_state *dst, const at_occ_list *s, const at_occ_list *e, int take)
+{
+	size_t		size = s->n + e->n;
+	at_occ_err	err;
+	int			d;
+
+	if (dst->nruns == AT_OCC_MAX_RUNS)
+	{
+		int			j = 0;
+
+		for (int r = 1; r < dst->nruns; r++)
+			if (run_events(dst, r) < run_events(dst, j))
+				j = r;
+		if (size <= run_events(dst, j))
+		{
+			if ((err = add_run_jobs(dst, s, e)) != AT_OCC_OK)
+				return err;
+			if (take)
+			{
+				at_occ_list ts = *s,
+							te = *e;
+
+				list_free(dst->mem, dst->mem_ctx, &ts);
+				list_free(dst->mem, dst->mem_ctx, &te);
+			}
+			return AT_OCC_OK;
+		}
+		if ((err = add_run_jobs(dst, &dst->starts[j], &dst->ends[j])) != AT_OCC_OK)
+			return err;
+		remove_run(dst, j);
+	}
+	d = dst->nruns;
+	if (take)
+	{
+		dst->starts[d] = *s;
+		dst->ends[d] = *e;
+	}
+	else
+	{
+		if ((err = merge_runs(dst->mem, dst->mem_ctx, s, 1, &dst->starts[d])) != AT_OCC_OK)
+			return err;
+		if ((err = merge_runs(dst->mem, dst->mem_ctx, e, 1, &dst->ends[d])) != AT_OCC_OK)
+		{
+			list_free(dst->mem, dst->mem_ctx, &dst->starts[d]);
+			return err;
+		}
+	}
+	dst->nruns++;
 	return AT_OCC_OK;
 }
 
@@ -767,6 +858,8 @@ at_occ_state_combine(at_occ_state *dst, at_occ_state *src)
 	at_occ_err	e = AT_OCC_OK;
 	int			r;
 
+	if (src == dst)
+		return AT_OCC_ESELF;
 	/* raw jobs: src may live in shorter-lived memory, so copy them */
 	for (at_occ_chunk *c = src->head; c != NULL; c = c->next)
 	{
@@ -782,32 +875,32 @@ at_occ_state_combine(at_occ_state *dst, at_occ_state *src)
 	}
 	/* runs: a decoded src made them with our allocator, so take them; else copy */
 	for (r = 0; r < src->nruns; r++)
-	{
-		int			d;
-
-		if (dst->nruns == AT_OCC_MAX_RUNS && (e = fold_runs(dst)) != AT_OCC_OK)
+		if ((e = push_run(dst, &src->starts[r], &src->ends[r], take)) != AT_OCC_OK)
 			break;
-		d = dst->nruns;
-		if (take)
-		{
-			dst->starts[d] = src->starts[r];
-			dst->ends[d] = src->ends[r];
-		}
-		else
-		{
-			if ((e = merge_runs(dst->mem, dst->mem_ctx, &src->starts[r], 1, &dst->starts[d])) != AT_OCC_OK)
-				break;
-			if ((e = merge_runs(dst->mem, dst->mem_ctx, &src->ends[r], 1, &dst->ends[d])) != AT_OCC_OK)
-			{
-				list_free(dst->mem, dst->mem_ctx, &dst->starts[d]);
-				break;
-			}
-		}
-		dst->nruns++;
-	}
 	if (take)
 		drop_runs(src, r);
 	return e;
+}
+
+void
+at_occ_state_counts(const at_occ_state *st, size_t *nstarts, size_t *nends)
+{
+	size_t		ns = 0,
+				ne = 0;
+
+	for (const at_occ_chunk *c = st->head; c != NULL; c = c->next)
+		for (uint32_t i = 0; i < c->n; i++)
+		{
+			ns += !(c->jobs[i].flags & AT_OCC_JOB_END_ONLY);
+			ne += c->jobs[i].end != AT_OCC_NOEND;
+		}
+	for (int r = 0; r < st->nruns; r++)
+	{
+		ns += st->starts[r].n;
+		ne += st->ends[r].n;
+	}
+	*nstarts = ns;
+	*nends = ne;
 }
 
 /* Sort events of one kind from the raw jobs into a new list. */
@@ -1042,5 +1135,64 @@ at_occ_parse_text(const char *s, size_t len, at_occ_pair_fn pair, void *arg, siz
 	if (i != len)
 		FAIL("unexpected text after \"]\"");
 #undef FAIL
+	return NULL;
+}
+
+/* ---- occupancy_state's text form ---- */
+
+static const char hex_digits[] = "0123456789abcdef";
+
+size_t
+at_occ_state_text_len(size_t nbytes)
+{
+	return sizeof(AT_OCC_STATE_TEXT_PREFIX) - 1 + 2 * nbytes;
+}
+
+void
+at_occ_state_text_write(char *out, const uint8_t *buf, size_t len)
+{
+	size_t		k = sizeof(AT_OCC_STATE_TEXT_PREFIX) - 1;
+
+	memcpy(out, AT_OCC_STATE_TEXT_PREFIX, k);
+	for (size_t i = 0; i < len; i++)
+	{
+		out[k++] = hex_digits[buf[i] >> 4];
+		out[k++] = hex_digits[buf[i] & 15];
+	}
+	out[k] = '\0';
+}
+
+static int
+hex_value(char c)
+{
+	if (c >= '0' && c <= '9')
+		return c - '0';
+	if (c >= 'a' && c <= 'f')
+		return c - 'a' + 10;
+	return -1;
+}
+
+const char *
+at_occ_state_text_read(const char *s, size_t len, uint8_t *out, size_t *outlen, size_t *errpos)
+{
+	size_t		p = sizeof(AT_OCC_STATE_TEXT_PREFIX) - 1;
+	size_t		n = 0;
+
+	*errpos = 0;
+	if (len < p || memcmp(s, AT_OCC_STATE_TEXT_PREFIX, p) != 0)
+		return "expected \"" AT_OCC_STATE_TEXT_PREFIX "\"";
+	for (; p < len; p += 2)
+	{
+		int			hi = hex_value(s[p]),
+					lo = p + 1 < len ? hex_value(s[p + 1]) : -2;
+
+		*errpos = hi < 0 || lo == -2 ? p : p + 1;
+		if (hi < 0 || lo == -1)
+			return "expected a lower-case hexadecimal digit";
+		if (lo == -2)
+			return "odd number of hexadecimal digits";
+		out[n++] = (uint8_t) (hi << 4 | lo);
+	}
+	*outlen = n;
 	return NULL;
 }

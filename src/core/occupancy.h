@@ -28,8 +28,15 @@ typedef struct at_occ_job
 	int64_t		start;
 	int64_t		end;			/* AT_OCC_NOEND: still running */
 	int32_t		gpus;			/* > 0 */
-	int32_t		unused;
+	int32_t		flags;			/* 0, or AT_OCC_JOB_END_ONLY */
 } at_occ_job;
+
+/*
+ * A release alone (start unused): a partial state's sorted run turned back
+ * into raw jobs (at_occ_state_combine) keeps its events exactly, each start
+ * as a job that never ends and each end as one of these.
+ */
+#define AT_OCC_JOB_END_ONLY 1
 
 /* A step (t, gpus); the sweep also uses it for events (t, delta). */
 typedef struct at_occ_step
@@ -97,7 +104,10 @@ extern int	at_occ_value_header_ok(const at_occ_value *o, size_t size);
 extern at_occ_row at_occ_classify(int64_t start, int has_end, int64_t end,
 								  int32_t gpus, at_occ_job *out);
 
-/* qsort comparators (by t; by gpus). */
+/*
+ * qsort comparators: steps and events by t, then gpus (so sorted event
+ * lists of the same events are the same bytes); levels by gpus.
+ */
 extern int	at_occ_step_cmp(const void *a, const void *b);
 extern int	at_occ_level_cmp(const void *a, const void *b);
 
@@ -159,14 +169,17 @@ typedef struct at_occ_list
  */
 extern long long at_occ_to_jobs(const at_occ_step *s, size_t n, at_occ_job *out, at_occ_job *stack);
 
-/* Jobs' start events / end events (gpus widened), to be sorted by t. */
+/*
+ * Jobs' start events / end events (gpus widened), to be sorted by t; both
+ * return the count (end-only jobs have no start, running jobs no end).
+ */
 extern size_t at_occ_start_events(const at_occ_job *jobs, size_t n, at_occ_step *ev);
 extern size_t at_occ_end_events(const at_occ_job *jobs, size_t n, at_occ_step *ev);
 
 /* Copy sorted events into a list with room for n. */
 extern void at_occ_list_fill(at_occ_list *dst, const at_occ_step *ev, size_t n);
 
-/* Merge sorted lists a and b into out (room for a->n + b->n). */
+/* Merge lists a and b, sorted by t (then g), into out (room for a->n + b->n). */
 extern void at_occ_list_merge(const at_occ_list *a, const at_occ_list *b, at_occ_list *out);
 
 /*
@@ -226,7 +239,8 @@ typedef enum at_occ_err
 	AT_OCC_ENOMEM,				/* the allocator returned NULL */
 	AT_OCC_ETOOMANY,			/* more jobs than one allocation can sort */
 	AT_OCC_ERISE,				/* rollup: a step rises by more than INT32_MAX */
-	AT_OCC_ENEGATIVE			/* sweep: GPUs released before allocated */
+	AT_OCC_ENEGATIVE,			/* sweep: GPUs released before allocated */
+	AT_OCC_ESELF				/* combine: a state with itself */
 } at_occ_err;
 
 /* Jobs wait unsorted in chunks that grow to AT_OCC_CHUNK_MAX jobs. */
@@ -244,10 +258,11 @@ typedef struct at_occ_chunk
 /*
  * The aggregate's state.  Jobs added by the transition function wait
  * unsorted in chunks, so the state never copies itself to grow.  A partial
- * aggregate's serialize sorts them into one start and one end list; the
- * leader keeps each worker's lists as a run and sweeps the runs together
- * (at_occ_sweep_runs), so it neither sorts nor merges, until more than
- * AT_OCC_MAX_RUNS runs fold into one.
+ * state's flat form (acmetrace.occupancy_state, and the old serialize)
+ * holds one sorted start and one end list; the leader keeps each worker's
+ * lists as a run and sweeps the runs together (at_occ_sweep_runs), so it
+ * neither sorts nor merges.  Past AT_OCC_MAX_RUNS runs, the smallest run
+ * turns into raw jobs (at_occ_state_combine).
  *
  * Everything the state holds comes from mem/mem_ctx; the sorted snapshot
  * of at_occ_state_runs and the flattened lists of at_occ_state_flatten
@@ -301,11 +316,17 @@ at_occ_state_add(at_occ_state *st, const at_occ_job *job)
 extern at_occ_err at_occ_state_add_steps(at_occ_state *st, const at_occ_step *s, size_t n);
 
 /*
- * dst += src.  src's raw jobs are copied (src may live in shorter-lived
- * memory); its runs are taken if src was decoded with dst's allocator,
- * else copied.  src stays usable, less any runs taken.
+ * dst += src (src != dst: AT_OCC_ESELF).  src's raw jobs are copied (src
+ * may live in shorter-lived memory); its runs are taken if src was decoded
+ * with dst's allocator, else copied.  src stays usable, less any runs
+ * taken.  Past AT_OCC_MAX_RUNS runs, the smallest run's jobs join the raw
+ * jobs, so combining any number of states costs linear time.  On an error
+ * dst may hold part of src.
  */
 extern at_occ_err at_occ_state_combine(at_occ_state *dst, at_occ_state *src);
+
+/* Events the state serializes to: starts, and ends (jobs that end). */
+extern void at_occ_state_counts(const at_occ_state *st, size_t *nstarts, size_t *nends);
 
 /*
  * All of a state's jobs as sorted runs, without changing the state (a final
@@ -352,6 +373,21 @@ extern void at_occ_flat_free(at_occ_flat *f, at_mem_fn mem, void *ctx);
 extern const char *at_occ_state_decode(at_occ_state *st, const uint8_t *buf, size_t len,
 									   int64_t tmin, int64_t tmax,
 									   at_mem_fn mem, void *ctx, at_occ_sort_fn sort);
+
+/*
+ * acmetrace.occupancy_state's text form: "v1:" and the serialized state in
+ * lower-case hexadecimal (what Citus ships between nodes).  The text is
+ * only a wrapper: at_occ_state_decode checks the bytes it holds.
+ * at_occ_state_text_len(n): characters for n bytes, without the NUL.
+ * at_occ_state_text_read: the bytes into out (room for len / 2), or a
+ * message with *errpos the byte offset of the problem.
+ */
+#define AT_OCC_STATE_TEXT_PREFIX "v1:"
+
+extern size_t at_occ_state_text_len(size_t nbytes);
+extern void at_occ_state_text_write(char *out, const uint8_t *buf, size_t len);
+extern const char *at_occ_state_text_read(const char *s, size_t len, uint8_t *out, size_t *outlen,
+										  size_t *errpos);
 
 /*
  * The text form: [["<timestamp>",<gpus>],...] (JSON).  Calls pair() for each

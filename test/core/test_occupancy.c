@@ -650,6 +650,7 @@ typedef struct counted
 	long		calls;
 	long		fail_at;		/* 0: never */
 	int			freed_null;
+	size_t		bytes;			/* allocated in all */
 } counted;
 
 static void *
@@ -668,6 +669,7 @@ counted_mem(void *ctx, void *p, size_t n)
 	if (++c->calls == c->fail_at)
 		return NULL;
 	c->live++;
+	c->bytes += n;
 	return calloc(1, n);
 }
 
@@ -835,8 +837,9 @@ test_agg_state(void)
 
 /*
  * As a parallel plan runs: workers add rows and serialize, the leader
- * deserializes and combines (taking the runs), folding past
- * AT_OCC_MAX_RUNS; or a state is combined without serializing (copying).
+ * deserializes and combines (taking the runs), turning the smallest run
+ * into raw jobs past AT_OCC_MAX_RUNS; or a state is combined without
+ * serializing (copying).
  * The final steps equal one state fed every row.
  */
 static void
@@ -883,13 +886,14 @@ test_agg_parallel(void)
 				ok_ser = 0;
 			else
 			{
-				at_occ_list *s0 = back.starts[0].t ? &back.starts[0] : NULL;
-				int64_t    *t0 = s0 ? s0->t : NULL;
+				int64_t    *t0 = back.starts[0].t;
+				int			before = leader.nruns;
 
 				if (at_occ_state_combine(&leader, &back) != AT_OCC_OK || back.nruns != 0)
 					ok_take = 0;
-				/* taken, not copied: the leader holds the very list */
-				if (leader.nruns > 1 && leader.starts[leader.nruns - 1].t != t0)
+				/* taken, not copied: the leader holds the very list (below the cap) */
+				if (before < AT_OCC_MAX_RUNS &&
+					(leader.nruns != before + 1 || leader.starts[before].t != t0))
 					ok_take = 0;
 				at_occ_state_free(&back);
 				free(bytes);
@@ -951,7 +955,7 @@ test_agg_parallel(void)
 			ok_leak = 0;
 	}
 	CHECK(ok_same, "parallel: 60 plans of 1 to 20 workers sweep to the steps of one state");
-	CHECK(ok_runs, "parallel: never more than %d runs (they fold)", AT_OCC_MAX_RUNS);
+	CHECK(ok_runs, "parallel: never more than %d runs (the smallest becomes raw jobs)", AT_OCC_MAX_RUNS);
 	CHECK(ok_take, "parallel: combine takes a deserialized state's runs");
 	CHECK(ok_copy, "parallel: combine copies a live state's raw jobs");
 	CHECK(ok_ser, "parallel: runs plus raw jobs serialize to the bytes of one state");
@@ -1003,6 +1007,157 @@ test_agg_nomem(void)
 		  failures);
 }
 
+/*
+ * Combining many states: past AT_OCC_MAX_RUNS the smaller of the new run
+ * and the leader's smallest becomes raw jobs, so memory and work grow
+ * linearly with the states combined (the old fold merged every run again
+ * each time, quadratic in the number of states), and the final steps are
+ * still those of one state fed every row.  Runs of very different sizes,
+ * runs with jobs that never end, and states combined with themselves.
+ */
+static void
+test_agg_combine_many(void)
+{
+	at_rng		r;
+	counted		c = {0};
+	at_occ_state whole,
+				leader;
+	static at_occ_step want[2 * 400 * 40 + 1],
+				got[2 * 400 * 40 + 1];
+	long long	nwant,
+				ngot;
+	int			ok_take = 1,
+				ok_runs = 1;
+	size_t		events = 0,
+				combine_bytes = 0,
+				before;
+
+	at_rng_seed(&r, 77);
+	at_occ_state_init(&whole, counted_mem, &c, sort_steps);
+	at_occ_state_init(&leader, counted_mem, &c, sort_steps);
+	for (int k = 0; k < 400; k++)
+	{
+		int64_t		rows[40][3];
+		size_t		n = random_rows(&r, rows, k % 37 == 0 ? 40 : 6);
+		at_occ_state part,
+					back;
+		uint8_t    *bytes;
+		size_t		len;
+
+		at_occ_state_init(&part, counted_mem, &c, sort_steps);
+		add_rows(&whole, (const int64_t (*)[3]) rows, n);
+		add_rows(&part, (const int64_t (*)[3]) rows, n);
+		if (state_roundtrip(&part, &c, &back, &bytes, &len) != NULL)
+			ok_take = 0;
+		else
+		{
+			events += back.starts[0].n + back.ends[0].n;
+			before = c.bytes;
+			if (at_occ_state_combine(&leader, &back) != AT_OCC_OK || back.nruns != 0)
+				ok_take = 0;
+			combine_bytes += c.bytes - before;
+			at_occ_state_free(&back);
+			free(bytes);
+		}
+		if (leader.nruns > AT_OCC_MAX_RUNS)
+			ok_runs = 0;
+		at_occ_state_free(&part);
+	}
+	CHECK(ok_take && ok_runs, "combine many: 400 states taken, never more than %d runs", AT_OCC_MAX_RUNS);
+	nwant = state_final(&whole, &c, want);
+	ngot = state_final(&leader, &c, got);
+	CHECK(nwant > 0 && ngot == nwant && memcmp(want, got, (size_t) nwant * sizeof(at_occ_step)) == 0,
+		  "combine many: 400 states sweep to the steps of one state (%lld steps)", ngot);
+	{
+		size_t		ns,
+					ne,
+					ws,
+					we;
+
+		at_occ_state_counts(&leader, &ns, &ne);
+		at_occ_state_counts(&whole, &ws, &we);
+		CHECK(ns == ws && ne == we && ns + ne <= events, "counts: %zu starts, %zu ends, as the rows give", ns, ne);
+	}
+	/* runs turned into jobs take 24 bytes a job, in chunks that double */
+	CHECK(combine_bytes <= 64 * events + 8192,
+		  "combine many: %zu bytes allocated by combine for %zu events (linear)", combine_bytes, events);
+	CHECK(at_occ_state_combine(&leader, &leader) == AT_OCC_ESELF, "combine: a state with itself is refused");
+	at_occ_state_free(&whole);
+	at_occ_state_free(&leader);
+	CHECK(c.live == 0 && !c.freed_null, "combine many: every block freed (%ld left)", c.live);
+
+	{
+		/* a run turned into jobs: ends take the earliest open starts, split */
+		const int64_t big[][3] = {{0, 10, 5}, {2, 4, 3}, {2, -1, 1}, {3, 10, 2}, {-9223372036854775807 - 1, 6, 7}};
+		at_occ_state a,
+					b,
+					back,
+					sum;
+		uint8_t    *bytes;
+		size_t		len;
+		int			ok = 1;
+
+		at_occ_state_init(&a, counted_mem, &c, sort_steps);
+		at_occ_state_init(&b, counted_mem, &c, sort_steps);
+		at_occ_state_init(&sum, counted_mem, &c, sort_steps);
+		add_rows(&a, big, 5);
+		/* fill the runs, then one more: the smallest becomes raw jobs */
+		for (int i = 0; i < AT_OCC_MAX_RUNS + 3; i++)
+		{
+			if (state_roundtrip(&a, &c, &back, &bytes, &len) != NULL ||
+				at_occ_state_combine(&sum, &back) != AT_OCC_OK)
+				ok = 0;
+			at_occ_state_free(&back);
+			free(bytes);
+			if (at_occ_state_combine(&b, &a) != AT_OCC_OK)
+				ok = 0;
+		}
+		nwant = state_final(&b, &c, want);
+		ngot = state_final(&sum, &c, got);
+		CHECK(ok && sum.nruns == AT_OCC_MAX_RUNS && sum.nraw > 0 && nwant == 7 && ngot == nwant &&
+			  memcmp(want, got, (size_t) nwant * sizeof(at_occ_step)) == 0 && got[0].gpus == 77,
+			  "combine: runs past the cap become jobs (-infinity, splits, jobs that never end)");
+		at_occ_state_free(&a);
+		at_occ_state_free(&b);
+		at_occ_state_free(&sum);
+		CHECK(c.live == 0, "combine: runs turned into jobs are freed");
+	}
+}
+
+/* occupancy_state's text form: "v1:" and lower-case hexadecimal. */
+static void
+test_state_text(void)
+{
+	const uint8_t bytes[] = {0x01, 0x00, 0xab, 0xff, 0x7e};
+	char		text[32];
+	uint8_t		out[16];
+	size_t		n = 0,
+				pos = 0;
+	struct
+	{
+		const char *s;
+		size_t		pos;
+	}			bad[] = {
+		{"", 0}, {"v1", 0}, {"v2:00", 0}, {"V1:00", 0}, {" v1:00", 0}, {"v1:0", 3}, {"v1:0g", 4},
+		{"v1:AB", 3}, {"v1:aB", 4}, {"v1:00 ", 5}, {"v1:-1", 3}
+	};
+	int			ok = 1;
+
+	CHECK(at_occ_state_text_len(5) == 13, "state text: 3 + 2 characters a byte");
+	at_occ_state_text_write(text, bytes, 5);
+	CHECK(strcmp(text, "v1:0100abff7e") == 0, "state text: written as %s", text);
+	CHECK(at_occ_state_text_read(text, strlen(text), out, &n, &pos) == NULL && n == 5 &&
+		  memcmp(out, bytes, 5) == 0, "state text: reads back the same bytes");
+	CHECK(at_occ_state_text_read("v1:", 3, out, &n, &pos) == NULL && n == 0, "state text: v1: alone is no bytes");
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++)
+		if (at_occ_state_text_read(bad[i].s, strlen(bad[i].s), out, &n, &pos) == NULL || pos != bad[i].pos)
+		{
+			printf("# %s: pos %zu\n", bad[i].s, pos);
+			ok = 0;
+		}
+	CHECK(ok, "state text: %zu bad texts refused at the right byte", sizeof(bad) / sizeof(bad[0]));
+}
+
 /* The stored value's header (at_occ_value). */
 static void
 test_value(void)
@@ -1047,5 +1202,7 @@ test_occupancy(void)
 	test_agg_state();
 	test_agg_parallel();
 	test_agg_nomem();
+	test_agg_combine_many();
+	test_state_text();
 	test_value();
 }

@@ -197,6 +197,15 @@ occupancy(const char *name, const int64_t (*rows)[3], int nrows)
 	at_occ_state_write(state, &starts, &ends);
 	snprintf(text, sizeof(text), "state-%s", name);
 	put("occupancy_binary", text, state, len);
+
+	/* the same state as acmetrace.occupancy_state's text */
+	{
+		char	   *hex = malloc(at_occ_state_text_len(len) + 1);
+
+		at_occ_state_text_write(hex, state, len);
+		put_text("occupancy_state_text", name, hex);
+		free(hex);
+	}
 }
 
 static void

@@ -58,39 +58,66 @@ CREATE OPERATOR acmetrace.<> (
 COMMENT ON OPERATOR acmetrace.= (acmetrace.occupancy, acmetrace.occupancy) IS
   'The two occupancies are the same step function.';
 
--- Aggregate support: the state is internal (jobs, 24 bytes each).
-CREATE FUNCTION acmetrace._occupancy_trans(internal, timestamptz, timestamptz, integer)
-RETURNS internal
+-- occupancy_agg's and rollup's state, a real type so that parallel workers,
+-- postgres_fdw and Citus can ship partial states through its I/O: jobs
+-- waiting unsorted (24 bytes each) and sorted runs from partial states,
+-- updated in place as an expanded object and written flat (one sorted start
+-- and one end list) only when it leaves the aggregate.
+CREATE TYPE acmetrace.occupancy_state;
+
+CREATE FUNCTION acmetrace.occupancy_state_in(cstring)
+RETURNS acmetrace.occupancy_state
+AS 'MODULE_PATHNAME', 'acmetrace_occupancy_state_in'
+LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+
+CREATE FUNCTION acmetrace.occupancy_state_out(acmetrace.occupancy_state)
+RETURNS cstring
+AS 'MODULE_PATHNAME', 'acmetrace_occupancy_state_out'
+LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+
+CREATE FUNCTION acmetrace.occupancy_state_recv(internal)
+RETURNS acmetrace.occupancy_state
+AS 'MODULE_PATHNAME', 'acmetrace_occupancy_state_recv'
+LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+
+CREATE FUNCTION acmetrace.occupancy_state_send(acmetrace.occupancy_state)
+RETURNS bytea
+AS 'MODULE_PATHNAME', 'acmetrace_occupancy_state_send'
+LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+
+CREATE TYPE acmetrace.occupancy_state (
+    INPUT = acmetrace.occupancy_state_in,
+    OUTPUT = acmetrace.occupancy_state_out,
+    RECEIVE = acmetrace.occupancy_state_recv,
+    SEND = acmetrace.occupancy_state_send,
+    INTERNALLENGTH = VARIABLE,
+    ALIGNMENT = int4,
+    STORAGE = extended
+);
+COMMENT ON TYPE acmetrace.occupancy_state IS
+  'Partial state of occupancy_agg and rollup(occupancy): the jobs seen so far. Text form v1:<hex>, the serialized state (version, start and end counts, then sorted (time, gpus) start and end events) in lower-case hexadecimal; binary form the same bytes. Checked on input: a state releases no GPUs before allocating them.';
+
+CREATE FUNCTION acmetrace._occupancy_trans(acmetrace.occupancy_state, timestamptz, timestamptz, integer)
+RETURNS acmetrace.occupancy_state
 AS 'MODULE_PATHNAME', 'acmetrace_occupancy_trans'
 LANGUAGE C IMMUTABLE PARALLEL SAFE;
 
-CREATE FUNCTION acmetrace._occupancy_combine(internal, internal)
-RETURNS internal
+CREATE FUNCTION acmetrace._occupancy_combine(acmetrace.occupancy_state, acmetrace.occupancy_state)
+RETURNS acmetrace.occupancy_state
 AS 'MODULE_PATHNAME', 'acmetrace_occupancy_combine'
 LANGUAGE C IMMUTABLE PARALLEL SAFE;
 
-CREATE FUNCTION acmetrace._occupancy_serialize(internal)
-RETURNS bytea
-AS 'MODULE_PATHNAME', 'acmetrace_occupancy_serialize'
-LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
-
-CREATE FUNCTION acmetrace._occupancy_deserialize(bytea, internal)
-RETURNS internal
-AS 'MODULE_PATHNAME', 'acmetrace_occupancy_deserialize'
-LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
-
-CREATE FUNCTION acmetrace._occupancy_final(internal)
+CREATE FUNCTION acmetrace._occupancy_final(acmetrace.occupancy_state)
 RETURNS acmetrace.occupancy
 AS 'MODULE_PATHNAME', 'acmetrace_occupancy_final'
 LANGUAGE C IMMUTABLE PARALLEL SAFE;
 
 CREATE AGGREGATE acmetrace.occupancy_agg(start_time timestamptz, end_time timestamptz, gpus integer) (
     SFUNC = acmetrace._occupancy_trans,
-    STYPE = internal,
+    STYPE = acmetrace.occupancy_state,
     FINALFUNC = acmetrace._occupancy_final,
+    FINALFUNC_MODIFY = READ_ONLY,
     COMBINEFUNC = acmetrace._occupancy_combine,
-    SERIALFUNC = acmetrace._occupancy_serialize,
-    DESERIALFUNC = acmetrace._occupancy_deserialize,
     PARALLEL = SAFE
 );
 COMMENT ON AGGREGATE acmetrace.occupancy_agg(timestamptz, timestamptz, integer) IS
@@ -98,18 +125,17 @@ COMMENT ON AGGREGATE acmetrace.occupancy_agg(timestamptz, timestamptz, integer) 
 
 -- The sum of stored occupancies (shards, months, clusters): the same state,
 -- each value entered as the jobs whose occupancy it is.
-CREATE FUNCTION acmetrace._occupancy_rollup_trans(internal, acmetrace.occupancy)
-RETURNS internal
+CREATE FUNCTION acmetrace._occupancy_rollup_trans(acmetrace.occupancy_state, acmetrace.occupancy)
+RETURNS acmetrace.occupancy_state
 AS 'MODULE_PATHNAME', 'acmetrace_occupancy_rollup_trans'
 LANGUAGE C IMMUTABLE PARALLEL SAFE;
 
 CREATE AGGREGATE acmetrace.rollup(acmetrace.occupancy) (
     SFUNC = acmetrace._occupancy_rollup_trans,
-    STYPE = internal,
+    STYPE = acmetrace.occupancy_state,
     FINALFUNC = acmetrace._occupancy_final,
+    FINALFUNC_MODIFY = READ_ONLY,
     COMBINEFUNC = acmetrace._occupancy_combine,
-    SERIALFUNC = acmetrace._occupancy_serialize,
-    DESERIALFUNC = acmetrace._occupancy_deserialize,
     PARALLEL = SAFE
 );
 COMMENT ON AGGREGATE acmetrace.rollup(acmetrace.occupancy) IS
