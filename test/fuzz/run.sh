@@ -12,7 +12,7 @@ cd "$(dirname "$0")/../.."
 
 runs=${1:-20000}
 shift || true
-targets=${*:-sketch_text sketch_decode occupancy_text occupancy_binary unpivot bins}
+targets=${*:-sketch_text sketch_decode occupancy_text occupancy_binary unpivot bins bins_state}
 out=test/out/fuzz
 make=${MAKE:-make}
 
