@@ -2,6 +2,7 @@
 -- paper's figures.
 \getenv abs_srcdir PG_ABS_SRCDIR
 \i :abs_srcdir/test/regress_preamble.sql
+\i :abs_srcdir/test/regress_binary_copy.sql
 
 -- Hand cases.  bins: [0] below lo, [1..n] bins closed on the left (the last
 -- also on the right, so hi is in bin n), [n+1] above hi; NULL and NaN are
@@ -125,6 +126,200 @@ RESET parallel_tuple_cost;
 RESET min_parallel_table_scan_size;
 RESET max_parallel_workers_per_gather;
 
+-- bins_state: the aggregates' transition state is a type of its own, so
+-- partial states can be stored and shipped (parallel workers, Citus) as
+-- text or binary.  Helper aggregates over the transition functions with no
+-- final function give the states themselves; one over the combine function
+-- merges them.
+CREATE AGGREGATE pg_temp.bins_part(float8, float8, float8, int) (
+    SFUNC = acmetrace._bins_trans, STYPE = acmetrace.bins_state);
+CREATE AGGREGATE pg_temp.bins_at_part(float8, float8[]) (
+    SFUNC = acmetrace._bins_at_trans, STYPE = acmetrace.bins_state);
+CREATE AGGREGATE pg_temp.cdf_part(float8, float8[]) (
+    SFUNC = acmetrace._bins_cdf_trans, STYPE = acmetrace.bins_state);
+CREATE AGGREGATE pg_temp.wcdf_part(float8, float8, float8[]) (
+    SFUNC = acmetrace._bins_wcdf_trans, STYPE = acmetrace.bins_state);
+CREATE AGGREGATE pg_temp.bins_merge(acmetrace.bins_state) (
+    SFUNC = acmetrace._bins_combine, STYPE = acmetrace.bins_state);
+-- The text form: v1: and the binary form in hexadecimal (version 1, kind
+-- 1..4, two zero bytes, slots, parameters, thresholds as given, n, total
+-- weight, then the parameters, counts and weights; big-endian).
+SELECT pg_temp.bins_part(x, 0, 10, 2) AS bins_state FROM unnest('{1,11,NULL,NaN}'::float8[]) x;
+SELECT pg_temp.bins_at_part(x, '{0,1,2}') AS bins_at_state FROM unnest('{1,2,3}'::float8[]) x;
+SELECT pg_temp.cdf_part(x, '{2,1,2}') AS cdf_state FROM unnest('{1,2,3}'::float8[]) x;
+SELECT pg_temp.wcdf_part(x, 0.5, '{1}') AS wcdf_state FROM unnest('{1,2}'::float8[]) x;
+SELECT pg_temp.bins_part(x, 0, 10, 2) IS NULL AS no_rows_no_state FROM unnest('{}'::float8[]) x;
+SELECT decode(substr(s::text, 4), 'hex') = acmetrace.bins_state_send(s) AS text_is_the_binary_in_hex
+  FROM (SELECT pg_temp.wcdf_part(x, 0.5, '{1}') AS s FROM unnest('{1,2}'::float8[]) x) q;
+-- Partial states: four parts of each aggregate over bin_vals, stored.
+CREATE TEMP TABLE states AS
+SELECT 'bins' AS agg, g % 4 AS part, pg_temp.bins_part(v, 0, 100, 10) AS s FROM bin_vals GROUP BY 2
+UNION ALL
+SELECT 'bins_at', g % 4, pg_temp.bins_at_part(v, acmetrace.powers_of_two(-3, 7)) FROM bin_vals GROUP BY 2
+UNION ALL
+SELECT 'cdf_at', g % 4, pg_temp.cdf_part(v, acmetrace.steps(-5, 105, 0.5)) FROM bin_vals GROUP BY 2
+UNION ALL
+SELECT 'weighted_cdf_at', g % 4, pg_temp.wcdf_part(v, w, '{100,0,50,25,-1,Infinity}') FROM bin_vals GROUP BY 2;
+CREATE TEMP TABLE whole_states AS
+SELECT 'bins' AS agg, pg_temp.bins_part(v, 0, 100, 10) AS s FROM bin_vals
+UNION ALL
+SELECT 'bins_at', pg_temp.bins_at_part(v, acmetrace.powers_of_two(-3, 7)) FROM bin_vals
+UNION ALL
+SELECT 'cdf_at', pg_temp.cdf_part(v, acmetrace.steps(-5, 105, 0.5)) FROM bin_vals
+UNION ALL
+SELECT 'weighted_cdf_at', pg_temp.wcdf_part(v, w, '{100,0,50,25,-1,Infinity}') FROM bin_vals;
+-- Each state through text out / in and through binary send / receive (a
+-- binary COPY) comes back the same.
+CREATE TEMP TABLE state_bin (s acmetrace.bins_state);
+SELECT agg, count(*) AS states,
+       bool_and(s::text::acmetrace.bins_state::text = s::text) AS text_round_trip,
+       bool_and(pg_temp.copy_binary('state_bin', acmetrace.bins_state_send(s)) = s::text) AS binary_round_trip,
+       bool_and(acmetrace.bins_state_send(s::text::acmetrace.bins_state) = acmetrace.bins_state_send(s)) AS same_bytes
+  FROM states GROUP BY agg ORDER BY agg;
+-- Merged in any order, the parts are the single-pass state, byte for byte
+-- (the weights are integers, so their sums are exact in any order), and
+-- give the aggregate's answer through the final functions.
+SELECT w.agg,
+       (SELECT pg_temp.bins_merge(s ORDER BY part) FROM states p WHERE p.agg = w.agg)::text = w.s::text AS in_order,
+       (SELECT pg_temp.bins_merge(s ORDER BY part DESC) FROM states p WHERE p.agg = w.agg)::text = w.s::text AS reversed,
+       (SELECT pg_temp.bins_merge(s ORDER BY md5(part::text)) FROM states p WHERE p.agg = w.agg)::text = w.s::text AS shuffled,
+       (SELECT pg_temp.bins_merge(m ORDER BY k DESC)
+          FROM (SELECT part % 2 AS k, pg_temp.bins_merge(s ORDER BY part DESC) AS m
+                  FROM states p WHERE p.agg = w.agg GROUP BY 1) t)::text = w.s::text AS in_two_steps
+  FROM whole_states w ORDER BY w.agg;
+SELECT acmetrace._bins_final((SELECT pg_temp.bins_merge(s ORDER BY part DESC) FROM states WHERE agg = 'bins'))
+         = (SELECT acmetrace.bins(v, 0, 100, 10) FROM bin_vals) AS bins_final,
+       acmetrace._bins_final((SELECT pg_temp.bins_merge(s ORDER BY part DESC) FROM states WHERE agg = 'bins_at'))
+         = (SELECT acmetrace.bins_at(v, acmetrace.powers_of_two(-3, 7)) FROM bin_vals) AS bins_at_final,
+       acmetrace._bins_cdf_final((SELECT pg_temp.bins_merge(s ORDER BY part DESC) FROM states WHERE agg = 'cdf_at'))
+         = (SELECT acmetrace.cdf_at(v, acmetrace.steps(-5, 105, 0.5)) FROM bin_vals) AS cdf_final,
+       acmetrace._bins_cdf_final((SELECT pg_temp.bins_merge(s ORDER BY part DESC) FROM states WHERE agg = 'weighted_cdf_at'))
+         = (SELECT acmetrace.weighted_cdf_at(v, w, '{100,0,50,25,-1,Infinity}') FROM bin_vals) AS wcdf_final;
+-- NULL states are skipped; no states give NULL.
+SELECT pg_temp.bins_merge(s)::text = (SELECT s::text FROM states WHERE agg = 'bins' AND part = 1) AS nulls_skipped
+  FROM (SELECT s FROM states WHERE agg = 'bins' AND part = 1 UNION ALL SELECT NULL) q;
+SELECT pg_temp.bins_merge(s) IS NULL AS only_nulls FROM (VALUES (NULL::acmetrace.bins_state)) v(s);
+-- A transition function goes on from a stored state (here an INITCOND),
+-- if the arguments are the state's.
+SELECT pg_temp.bins_part(x, 0, 10, 2) AS s FROM unnest('{1,11}'::float8[]) x \gset
+CREATE AGGREGATE pg_temp.bins_more(float8, float8, float8, int) (
+    SFUNC = acmetrace._bins_trans, STYPE = acmetrace.bins_state, FINALFUNC = acmetrace._bins_final,
+    INITCOND = :'s');
+SELECT pg_temp.bins_more(x, 0, 10, 2) AS two_more FROM unnest('{2,7}'::float8[]) x;
+SELECT acmetrace._bins_final(:'s') AS stored_state_final;
+-- Errors: other arguments, another aggregate's state, functions called
+-- outside an aggregate, and values that are not states.
+\set VERBOSITY terse
+SELECT pg_temp.bins_more(x, 0, 10, 3) FROM unnest('{2}'::float8[]) x;
+SELECT pg_temp.bins_merge(s) FROM states WHERE agg IN ('bins', 'cdf_at');
+\echo :LAST_ERROR_SQLSTATE
+SELECT pg_temp.bins_merge(s) FROM (SELECT pg_temp.bins_part(v, 0, 100, 10 + g % 2) AS s FROM bin_vals GROUP BY g % 2) q;
+SELECT pg_temp.bins_merge(s) FROM (SELECT pg_temp.bins_at_part(v, ARRAY[0, 1 + g % 2]) AS s FROM bin_vals GROUP BY g % 2) q;
+SELECT pg_temp.bins_merge(s) FROM (SELECT pg_temp.cdf_part(v, ARRAY[1, g % 2]) AS s FROM bin_vals GROUP BY g % 2) q;
+SELECT acmetrace._bins_cdf_final(:'s');
+SELECT acmetrace._bins_combine(:'s', :'s');
+\echo :LAST_ERROR_SQLSTATE
+SELECT acmetrace._bins_trans(:'s', 1, 0, 10, 2);
+SELECT 'v1:0101'::acmetrace.bins_state;
+\echo :LAST_ERROR_SQLSTATE
+SELECT 'v2:0101'::acmetrace.bins_state;
+SELECT 'v1:01x1'::acmetrace.bins_state;
+SELECT (left(:'s', -1) || '2')::acmetrace.bins_state;
+SELECT pg_temp.copy_binary('state_bin', substr(acmetrace.bins_state_send(:'s'), 1, 40));
+\echo :LAST_ERROR_SQLSTATE
+SELECT pg_temp.copy_binary('state_bin', '\x02'::bytea || substr(acmetrace.bins_state_send(:'s'), 2));
+\set VERBOSITY default
+SELECT ('v1:' || upper(substr(:'s', 4)))::acmetrace.bins_state::text = :'s' AS upper_case_digits_read;
+-- The hint says what a bins_state looks like.
+SELECT 'bins'::acmetrace.bins_state;
+
+-- The aggregates in parallel again, their states now crossing from the
+-- workers as bins_state values.
+SET parallel_setup_cost = 0;
+SET parallel_tuple_cost = 0;
+SET min_parallel_table_scan_size = 0;
+SET max_parallel_workers_per_gather = 2;
+SET parallel_leader_participation = off;
+EXPLAIN (COSTS OFF) SELECT acmetrace.weighted_cdf_at(v, w, '{1,2}'), acmetrace.bins_at(v, '{0,1}') FROM bin_vals;
+SELECT * FROM pg_temp.check_all();
+RESET parallel_setup_cost;
+RESET parallel_tuple_cost;
+RESET min_parallel_table_scan_size;
+RESET max_parallel_workers_per_gather;
+RESET parallel_leader_participation;
+
+-- The released SQL (0.1.0 to 0.3.0, before ALTER EXTENSION UPDATE) declares
+-- the aggregates over the same library with STYPE internal and the old C
+-- symbols, serialize and deserialize included: they must still give the
+-- same answers, serially and in parallel.
+CREATE SCHEMA bins_old;
+CREATE FUNCTION bins_old._bins_trans(internal, double precision, double precision, double precision, integer)
+RETURNS internal AS '$libdir/acmetrace', 'acmetrace_bins_trans' LANGUAGE C IMMUTABLE PARALLEL SAFE;
+CREATE FUNCTION bins_old._bins_at_trans(internal, double precision, double precision[])
+RETURNS internal AS '$libdir/acmetrace', 'acmetrace_bins_at_trans' LANGUAGE C IMMUTABLE PARALLEL SAFE;
+CREATE FUNCTION bins_old._cdf_trans(internal, double precision, double precision[])
+RETURNS internal AS '$libdir/acmetrace', 'acmetrace_cdf_trans' LANGUAGE C IMMUTABLE PARALLEL SAFE;
+CREATE FUNCTION bins_old._wcdf_trans(internal, double precision, double precision, double precision[])
+RETURNS internal AS '$libdir/acmetrace', 'acmetrace_wcdf_trans' LANGUAGE C IMMUTABLE PARALLEL SAFE;
+CREATE FUNCTION bins_old._hist_combine(internal, internal)
+RETURNS internal AS '$libdir/acmetrace', 'acmetrace_hist_combine' LANGUAGE C IMMUTABLE PARALLEL SAFE;
+CREATE FUNCTION bins_old._hist_serialize(internal)
+RETURNS bytea AS '$libdir/acmetrace', 'acmetrace_hist_serialize' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+CREATE FUNCTION bins_old._hist_deserialize(bytea, internal)
+RETURNS internal AS '$libdir/acmetrace', 'acmetrace_hist_deserialize' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+CREATE FUNCTION bins_old._bins_final(internal)
+RETURNS bigint[] AS '$libdir/acmetrace', 'acmetrace_bins_final' LANGUAGE C IMMUTABLE PARALLEL SAFE;
+CREATE FUNCTION bins_old._cdf_final(internal)
+RETURNS double precision[] AS '$libdir/acmetrace', 'acmetrace_cdf_final' LANGUAGE C IMMUTABLE PARALLEL SAFE;
+CREATE AGGREGATE bins_old.bins(double precision, double precision, double precision, integer) (
+    SFUNC = bins_old._bins_trans, STYPE = internal, FINALFUNC = bins_old._bins_final,
+    COMBINEFUNC = bins_old._hist_combine, SERIALFUNC = bins_old._hist_serialize,
+    DESERIALFUNC = bins_old._hist_deserialize, PARALLEL = SAFE);
+CREATE AGGREGATE bins_old.bins_at(double precision, double precision[]) (
+    SFUNC = bins_old._bins_at_trans, STYPE = internal, FINALFUNC = bins_old._bins_final,
+    COMBINEFUNC = bins_old._hist_combine, SERIALFUNC = bins_old._hist_serialize,
+    DESERIALFUNC = bins_old._hist_deserialize, PARALLEL = SAFE);
+CREATE AGGREGATE bins_old.cdf_at(double precision, double precision[]) (
+    SFUNC = bins_old._cdf_trans, STYPE = internal, FINALFUNC = bins_old._cdf_final,
+    COMBINEFUNC = bins_old._hist_combine, SERIALFUNC = bins_old._hist_serialize,
+    DESERIALFUNC = bins_old._hist_deserialize, PARALLEL = SAFE);
+CREATE AGGREGATE bins_old.weighted_cdf_at(double precision, double precision, double precision[]) (
+    SFUNC = bins_old._wcdf_trans, STYPE = internal, FINALFUNC = bins_old._cdf_final,
+    COMBINEFUNC = bins_old._hist_combine, SERIALFUNC = bins_old._hist_serialize,
+    DESERIALFUNC = bins_old._hist_deserialize, PARALLEL = SAFE);
+CREATE FUNCTION pg_temp.old_equals_new() RETURNS TABLE (what text, same boolean) LANGUAGE sql AS $$
+SELECT 'bins', bins_old.bins(v, 0, 100, 10) = acmetrace.bins(v, 0, 100, 10) FROM bin_vals
+UNION ALL
+SELECT 'bins_at', bins_old.bins_at(v, acmetrace.powers_of_two(-3, 7)) = acmetrace.bins_at(v, acmetrace.powers_of_two(-3, 7))
+  FROM bin_vals
+UNION ALL
+SELECT 'cdf_at', bins_old.cdf_at(v, acmetrace.steps(-5, 105, 0.5)) = acmetrace.cdf_at(v, acmetrace.steps(-5, 105, 0.5))
+  FROM bin_vals
+UNION ALL
+SELECT 'weighted_cdf_at', bins_old.weighted_cdf_at(v, w, '{100,0,50,25,-1,Infinity}')
+                          = acmetrace.weighted_cdf_at(v, w, '{100,0,50,25,-1,Infinity}') FROM bin_vals
+UNION ALL
+SELECT 'per group', bool_and(o IS NOT DISTINCT FROM n)
+  FROM (SELECT g % 7 AS k, bins_old.cdf_at(v, '{0,50,100}') AS o, acmetrace.cdf_at(v, '{0,50,100}') AS n
+          FROM bin_vals GROUP BY 1) q
+$$;
+SELECT * FROM pg_temp.old_equals_new() ORDER BY 1;
+SET parallel_setup_cost = 0;
+SET parallel_tuple_cost = 0;
+SET min_parallel_table_scan_size = 0;
+SET max_parallel_workers_per_gather = 2;
+SET parallel_leader_participation = off;
+EXPLAIN (COSTS OFF) SELECT bins_old.bins(v, 0, 100, 10) FROM bin_vals;
+SELECT * FROM pg_temp.old_equals_new() ORDER BY 1;
+RESET parallel_setup_cost;
+RESET parallel_tuple_cost;
+RESET min_parallel_table_scan_size;
+RESET max_parallel_workers_per_gather;
+RESET parallel_leader_participation;
+SET client_min_messages = warning;
+DROP SCHEMA bins_old CASCADE;
+RESET client_min_messages;
+
 -- Thresholds from a column are compared row by row, not trusted.
 \set VERBOSITY terse
 SELECT acmetrace.cdf_at(v, ARRAY[g::float8]) FROM bin_vals WHERE g < 5;
@@ -180,5 +375,6 @@ SELECT p.cluster, p.samples,
        round(p.percent_at_most_1::numeric, 1) AS at_most_1, round(p.percent_at_least_99::numeric, 1) AS at_least_99
   FROM acmetrace.util_polarization('GPU_UTIL') p;
 
+DISCARD TEMP;
 DROP TABLE bin_vals;
 DROP EXTENSION acmetrace;

@@ -613,7 +613,6 @@ SELECT label, pg_temp.try(q) AS result
     ('NULL::internal', $$SELECT NULL::internal IS NULL$$),
     ('bytea::internal', $$SELECT '\x01'::bytea::internal IS NULL$$),
     ('_sketch_deserialize(bytea, NULL)', $$SELECT acmetrace._sketch_deserialize('\x01', NULL) IS NULL$$),
-    ('_hist_deserialize(bytea, NULL)', $$SELECT acmetrace._hist_deserialize('\x01', NULL) IS NULL$$),
     ('_occupancy_deserialize(bytea, NULL)', $$SELECT acmetrace._occupancy_deserialize('\x01', NULL) IS NULL$$),
     ('_sketch_final(NULL)', $$SELECT acmetrace._sketch_final(NULL) IS NULL$$),
     ('delay_sketch_recv(NULL)', $$SELECT acmetrace.delay_sketch_recv(NULL) IS NULL$$),
@@ -737,6 +736,145 @@ RESET default_toast_compression;
 SELECT pg_temp.try($$SELECT octet_length(type) || ' bytes, ' || acmetrace.count(sketch) || ' job'
                       FROM acmetrace.queue_percentiles('huge_type')$$) AS huge_type;
 SELECT acmetrace.drop_cluster('huge_type');
+
+-- 14. bins_state text input (bins_state_in: v1: and hexadecimal) and
+-- binary receive (bins_state_recv, through binary COPY), both read by the
+-- core's one decoder.  The valid value: bins(x, 0, 10, 2) over {1, 11}, 80
+-- bytes: version (byte 0), kind (1), two zero bytes, slots (4), parameters
+-- (8), thresholds as given (12), n (16), total weight (24), lo (32), hi
+-- (40), four counts (48..79).
+CREATE TEMP TABLE bs_bin (s acmetrace.bins_state);
+CREATE FUNCTION pg_temp.bs_in(t text) RETURNS text LANGUAGE sql
+RETURN pg_temp.try(format('SELECT %L::acmetrace.bins_state', t));
+CREATE FUNCTION pg_temp.bs_recv(b bytea) RETURNS text LANGUAGE sql
+RETURN pg_temp.try(format('SELECT pg_temp.copy_binary(%L, %L::bytea)', 'bs_bin', b));
+CREATE FUNCTION pg_temp.bs_text(b bytea) RETURNS text LANGUAGE sql IMMUTABLE
+RETURN 'v1:' || encode(b, 'hex');
+SELECT '\x01010000'::bytea || int4send(4) || int4send(2) || int4send(0) || int8send(2) || float8send(0)
+       || float8send(0) || float8send(10) || int8send(0) || int8send(1) || int8send(0) || int8send(1) AS bs \gset
+SELECT pg_temp.bs_recv(:'bs') AS valid_base, pg_temp.bs_in(pg_temp.bs_text(:'bs')) = pg_temp.bs_recv(:'bs') AS same_as_text;
+-- Cut at every length, as bytes and as text: no prefix is a state.
+SELECT pg_temp.ranges(array_agg(k)) AS lengths, result
+  FROM (SELECT k, pg_temp.gist(pg_temp.bs_recv(substr(:'bs'::bytea, 1, k))) AS result FROM generate_series(0, 79) k) p
+ GROUP BY result ORDER BY min(k);
+SELECT pg_temp.ranges(array_agg(k)) AS text_lengths, result
+  FROM (SELECT k, pg_temp.gist(pg_temp.bs_in(left(pg_temp.bs_text(:'bs'), k))) AS result FROM generate_series(0, 162) k) p
+ GROUP BY result ORDER BY min(k);
+-- Every byte in turn set to 0x00, 0x01, 0x7f, 0x80 and 0xff; the text of
+-- each gives the same value or the same message as its bytes.
+SELECT pg_temp.ranges(array_agg(DISTINCT pos)) AS byte_positions, pg_temp.gist(pg_temp.kind(r)) AS result,
+       bool_and(CASE WHEN r LIKE 'ok:%' THEN t = r
+                     ELSE regexp_replace(r, '^ERROR 22P03: invalid bins_state: (.*) \(The value is \d+ bytes long\.\)$', '\1')
+                        = regexp_replace(t, '^ERROR 22P02: invalid input syntax for type bins_state: (.*) \(At character \d+\.\)$', '\1')
+                END) AS text_agrees
+  FROM (SELECT pos, pg_temp.bs_recv(b) AS r, pg_temp.bs_in(pg_temp.bs_text(b)) AS t
+          FROM (SELECT pos, set_byte(:'bs'::bytea, pos, v) AS b
+                  FROM generate_series(0, 79) pos, unnest('{0,1,127,128,255}'::int[]) v
+                 WHERE get_byte(:'bs'::bytea, pos) <> v) c) p
+ GROUP BY 2 ORDER BY min(pos), 2;
+-- NaN, infinities, -0 and extremes in lo, hi and the total weight.
+SELECT f.field, r.result, string_agg(r.label, ', ' ORDER BY r.ord) AS doubles
+  FROM (VALUES (1, 'total weight', 24), (2, 'lo', 32), (3, 'hi', 40)) f(ford, field, pos),
+       LATERAL (SELECT d.ord, d.label,
+                       pg_temp.gist(pg_temp.bs_recv(overlay(:'bs'::bytea PLACING d.bytes FROM f.pos + 1 FOR 8))) AS result
+                  FROM (VALUES (1, 'NaN', float8send('NaN')), (2, '-NaN', '\xfff8000000000000'::bytea),
+                               (3, 'Infinity', float8send('Infinity')), (4, '-Infinity', float8send('-Infinity')),
+                               (5, '-0', float8send('-0')), (6, '0', float8send(0)), (7, '5e-324', float8send(5e-324)),
+                               (8, 'DBL_MAX', float8send(1.7976931348623157e308)), (9, '-1', float8send(-1)),
+                               (10, '20', float8send(20))) d(ord, label, bytes)) r
+ GROUP BY f.ford, f.field, r.result
+ ORDER BY f.ford, min(r.ord);
+-- Sizes and counts against the bytes present.
+SELECT label, pg_temp.gist(pg_temp.bs_recv(b)) AS result
+  FROM (VALUES
+    ('kind 0', set_byte(:'bs'::bytea, 1, 0)),
+    ('kind 5', set_byte(:'bs'::bytea, 1, 5)),
+    ('slots 2^31', overlay(:'bs'::bytea PLACING int4send(-2147483648) FROM 5 FOR 4)),
+    ('slots 1,000,003', overlay(:'bs'::bytea PLACING int4send(1000003) FROM 5 FOR 4)),
+    ('slots 5', overlay(:'bs'::bytea PLACING int4send(5) FROM 5 FOR 4)),
+    ('slots 5, one more count', overlay(:'bs'::bytea PLACING int4send(5) FROM 5 FOR 4) || int8send(0)),
+    ('thresholds 1', overlay(:'bs'::bytea PLACING int4send(1) FROM 13 FOR 4)),
+    ('n 3', overlay(:'bs'::bytea PLACING int8send(3) FROM 17 FOR 8)),
+    ('n -1', overlay(:'bs'::bytea PLACING int8send(-1) FROM 17 FOR 8)),
+    ('a count -1, n 1', overlay(overlay(:'bs'::bytea PLACING int8send(-1) FROM 57 FOR 8) PLACING int8send(0) FROM 17 FOR 8)),
+    ('counts 2^63-1 and 1, n 2^63 (wraps)', overlay(overlay(:'bs'::bytea PLACING int8send(9223372036854775807) FROM 57 FOR 8)
+                                              PLACING int8send(-9223372036854775808) FROM 17 FOR 8)),
+    ('1,000 trailing bytes', :'bs'::bytea || decode(repeat('00', 1000), 'hex'))
+  ) v(label, b);
+-- The other kinds: edges, thresholds and weights that the aggregates'
+-- arguments could never have made.
+CREATE FUNCTION pg_temp.bs_state(kind int, params float8[], given float8[], counts int8[], weights float8[],
+                                 n int8, wtotal float8) RETURNS bytea LANGUAGE sql AS $$
+SELECT set_byte('\x01000000'::bytea, 1, kind) || int4send(cardinality(counts)) || int4send(cardinality(params))
+       || int4send(coalesce(cardinality(given), 0)) || int8send(n) || float8send(wtotal)
+       || coalesce((SELECT string_agg(float8send(x), '' ORDER BY i) FROM unnest(params) WITH ORDINALITY u(x, i)), '')
+       || coalesce((SELECT string_agg(float8send(x), '' ORDER BY i) FROM unnest(given) WITH ORDINALITY u(x, i)), '')
+       || coalesce((SELECT string_agg(int8send(x), '' ORDER BY i) FROM unnest(counts) WITH ORDINALITY u(x, i)), '')
+       || coalesce((SELECT string_agg(float8send(x), '' ORDER BY i) FROM unnest(weights) WITH ORDINALITY u(x, i)), '')
+$$;
+SELECT label, pg_temp.gist(pg_temp.bs_recv(b)) AS binary, pg_temp.gist(pg_temp.bs_in(pg_temp.bs_text(b))) AS text
+  FROM (VALUES
+    ('edges: valid', pg_temp.bs_state(2, '{0,1,2}', NULL, '{0,1,1,0}', NULL, 2, 0)),
+    ('edges: not increasing', pg_temp.bs_state(2, '{0,2,1}', NULL, '{0,1,1,0}', NULL, 2, 0)),
+    ('edges: repeated', pg_temp.bs_state(2, '{0,1,1}', NULL, '{0,1,1,0}', NULL, 2, 0)),
+    ('edges: infinite', pg_temp.bs_state(2, '{0,1,Infinity}', NULL, '{0,1,1,0}', NULL, 2, 0)),
+    ('edges: one', pg_temp.bs_state(2, '{0}', NULL, '{0,1}', NULL, 1, 0)),
+    ('edges: one slot too few', pg_temp.bs_state(2, '{0,1,2}', NULL, '{1,1,0}', NULL, 2, 0)),
+    ('edges: with a weight', pg_temp.bs_state(2, '{0,1,2}', NULL, '{0,1,1,0}', NULL, 2, 1)),
+    ('cdf: valid', pg_temp.bs_state(3, '{1,2}', '{2,1,2}', '{1,1,1}', NULL, 3, 0)),
+    ('cdf: thresholds not sorted', pg_temp.bs_state(3, '{2,1}', '{2,1,2}', '{1,1,1}', NULL, 3, 0)),
+    ('cdf: sorted not the given', pg_temp.bs_state(3, '{1,3}', '{2,1,2}', '{1,1,1}', NULL, 3, 0)),
+    ('cdf: -0 sorted', pg_temp.bs_state(3, '{-0}', '{-0}', '{1,1}', NULL, 2, 0)),
+    ('cdf: -0 given', pg_temp.bs_state(3, '{0}', '{-0}', '{1,1}', NULL, 2, 0)),
+    ('cdf: NaN', pg_temp.bs_state(3, '{NaN}', '{NaN}', '{1,1}', NULL, 2, 0)),
+    ('cdf: none given', pg_temp.bs_state(3, '{}', NULL, '{1}', NULL, 1, 0)),
+    ('wcdf: valid', pg_temp.bs_state(4, '{1}', '{1}', '{1,1}', '{0.5,0.5}', 2, 1)),
+    ('wcdf: weights do not add up', pg_temp.bs_state(4, '{1}', '{1}', '{1,1}', '{0.5,0.5}', 2, 2)),
+    ('wcdf: negative weight', pg_temp.bs_state(4, '{1}', '{1}', '{1,1}', '{-0.5,1.5}', 2, 1)),
+    ('wcdf: -0 weight', pg_temp.bs_state(4, '{1}', '{1}', '{1,1}', '{-0,1}', 2, 1)),
+    ('wcdf: NaN weight', pg_temp.bs_state(4, '{1}', '{1}', '{1,1}', '{NaN,1}', 2, 1)),
+    ('wcdf: infinite total', pg_temp.bs_state(4, '{1}', '{1}', '{1,1}', '{Infinity,1}', 2, 'Infinity')),
+    ('wcdf: weights missing', pg_temp.bs_state(4, '{1}', '{1}', '{1,1}', NULL, 2, 1)),
+    ('bins: -0 total weight', overlay(:'bs'::bytea PLACING float8send('-0') FROM 25 FOR 8))
+  ) v(label, b);
+-- Whole texts.
+SELECT label, pg_temp.gist(pg_temp.bs_in(t)) AS result
+  FROM (VALUES
+    ('empty', ''),
+    ('v1: alone', 'v1:'),
+    ('upper case V1:', 'V' || substr(pg_temp.bs_text(:'bs'), 2)),
+    ('upper-case digits', 'v1:' || upper(encode(:'bs'::bytea, 'hex'))),
+    ('v2:', 'v2:' || encode(:'bs'::bytea, 'hex')),
+    ('v01:', 'v01:' || encode(:'bs'::bytea, 'hex')),
+    ('v1 without colon', 'v1' || encode(:'bs'::bytea, 'hex')),
+    ('leading space', ' ' || pg_temp.bs_text(:'bs')),
+    ('trailing space', pg_temp.bs_text(:'bs') || ' '),
+    ('trailing newline', pg_temp.bs_text(:'bs') || E'\n'),
+    ('space between digit pairs', 'v1:01 ' || substr(encode(:'bs'::bytea, 'hex'), 3)),
+    ('\x prefix', 'v1:\x' || encode(:'bs'::bytea, 'hex')),
+    ('fullwidth digit', 'v1:' || U&'\FF10' || substr(encode(:'bs'::bytea, 'hex'), 2)),
+    ('odd digits', left(pg_temp.bs_text(:'bs'), -1)),
+    ('a digit too many', pg_temp.bs_text(:'bs') || '0'),
+    ('100,000 zeros', 'v1:' || repeat('0', 100000)),
+    ('old sketch text', 'v1 err=0.005 n=0 zeros=0 min=0 max=0 sum=0 int=1 b='),
+    ('an array', '{0,1,0,1}')
+  ) v(label, t);
+-- Sent bytes read back as the same value, and the support functions on
+-- stored values: combine only inside an aggregate, the finals on any state.
+SELECT label, pg_temp.try(q) AS result
+  FROM (VALUES
+    ('send then receive', format($$SELECT pg_temp.copy_binary('bs_bin', acmetrace.bins_state_send(%L)) = %L$$,
+                                 pg_temp.bs_text(:'bs'), pg_temp.bs_text(:'bs'))),
+    ('_bins_combine outside an aggregate', format($$SELECT acmetrace._bins_combine(%L, %L)$$, pg_temp.bs_text(:'bs'), pg_temp.bs_text(:'bs'))),
+    ('_bins_combine(NULL, NULL)', $$SELECT acmetrace._bins_combine(NULL, NULL) IS NULL$$),
+    ('_bins_trans outside an aggregate', format($$SELECT acmetrace._bins_trans(%L, 1, 0, 10, 2)$$, pg_temp.bs_text(:'bs'))),
+    ('_bins_final', format($$SELECT acmetrace._bins_final(%L)$$, pg_temp.bs_text(:'bs'))),
+    ('_bins_final(NULL)', $$SELECT acmetrace._bins_final(NULL) IS NULL$$),
+    ('_bins_cdf_final of bins', format($$SELECT acmetrace._bins_cdf_final(%L)$$, pg_temp.bs_text(:'bs'))),
+    ('_bins_cdf_final of wcdf', format($$SELECT acmetrace._bins_cdf_final(%L)$$,
+                                       pg_temp.bs_text(pg_temp.bs_state(4, '{1}', '{1}', '{1,1}', '{0.5,0.5}', 2, 1)))),
+    ('bins_state_recv(bytea)', $$SELECT acmetrace.bins_state_recv('\x01'::bytea) IS NULL$$)
+  ) v(label, q);
 
 -- Every case above gave a result or an ERROR with a proper SQLSTATE.
 SELECT count(*) AS cases, count(*) FILTER (WHERE result LIKE 'ok%') AS ok,

@@ -1,10 +1,19 @@
 /*
- * bins_agg.c: the aggregates bins, bins_at, cdf_at and weighted_cdf_at.
+ * bins_agg.c: the aggregates bins, bins_at, cdf_at and weighted_cdf_at, and
+ * their state type acmetrace.bins_state.
  *
- * The state (src/core/bins.h) lives in the aggregate memory context; its
- * parameters come from the first row and must not change within a group.
- * Partial states travel in the core's versioned serial form, checked on the
- * way in.
+ * The state (src/core/bins.h) is an expanded object in a context of its
+ * own under the aggregate's context, updated in place; its parameters come
+ * from the first row and must not change within a group.  Its flat form is
+ * the core's versioned serialized form, written only when a state leaves
+ * the aggregate (a parallel worker's tuple, a Citus partial, a column) and
+ * checked by at_bins_decode on every way back in: text input "v1:<hex>",
+ * binary receive, and flat states handed to the functions below.
+ *
+ * The 0.1.0 to 0.3.0 SQL declares these aggregates with STYPE internal and
+ * the same C symbols: the state is then the object's read-write pointer,
+ * which nodeAgg keeps as it is, so the transition, combine and final
+ * functions serve both; serialize and deserialize remain for that SQL only.
  */
 #include "postgres.h"
 
@@ -12,29 +21,192 @@
 
 #include "catalog/pg_type.h"
 #include "fmgr.h"
+#include "libpq/pqformat.h"
 #include "utils/array.h"
 #include "utils/builtins.h"
+#include "utils/expandeddatum.h"
 #include "utils/memutils.h"
 
 #include "glue.h"
 #include "bins.h"
 
+PG_FUNCTION_INFO_V1(acmetrace_bins_state_in);
+PG_FUNCTION_INFO_V1(acmetrace_bins_state_out);
+PG_FUNCTION_INFO_V1(acmetrace_bins_state_recv);
+PG_FUNCTION_INFO_V1(acmetrace_bins_state_send);
 PG_FUNCTION_INFO_V1(acmetrace_bins_trans);
 PG_FUNCTION_INFO_V1(acmetrace_bins_at_trans);
 PG_FUNCTION_INFO_V1(acmetrace_cdf_trans);
 PG_FUNCTION_INFO_V1(acmetrace_wcdf_trans);
-/* acmetrace_hist_*: old link names, kept because released install scripts reference them */
+PG_FUNCTION_INFO_V1(acmetrace_bins_combine);
+PG_FUNCTION_INFO_V1(acmetrace_bins_final);
+PG_FUNCTION_INFO_V1(acmetrace_cdf_final);
+/* acmetrace_hist_*: named by the released (internal-state) install scripts */
 PG_FUNCTION_INFO_V1(acmetrace_hist_combine);
 PG_FUNCTION_INFO_V1(acmetrace_hist_serialize);
 PG_FUNCTION_INFO_V1(acmetrace_hist_deserialize);
-PG_FUNCTION_INFO_V1(acmetrace_bins_final);
-PG_FUNCTION_INFO_V1(acmetrace_cdf_final);
 
-typedef struct BinsState
+typedef struct BinsEO
 {
+	ExpandedObjectHeader hdr;
 	at_bins		h;
 	bool		stable;			/* the array argument is a constant (or Param) */
-} BinsState;
+} BinsEO;
+
+#define BINS_HINT_FORMAT \
+	"A bins_state is written as acmetrace.bins_state_out prints it: v1: and the state's bytes in hexadecimal."
+
+/* ---- the expanded object ---- */
+
+static Size
+bins_get_flat_size(ExpandedObjectHeader *eohptr)
+{
+	return VARHDRSZ + at_bins_encoded_size(&((BinsEO *) eohptr)->h);
+}
+
+static void
+bins_flatten_into(ExpandedObjectHeader *eohptr, void *result, Size allocated_size)
+{
+	SET_VARSIZE(result, allocated_size);
+	at_bins_encode(&((BinsEO *) eohptr)->h, (unsigned char *) VARDATA(result));
+}
+
+static const ExpandedObjectMethods bins_methods = {bins_get_flat_size, bins_flatten_into};
+
+/* Bytes into h (memory from cxt); ERROR with code if they are not a state. */
+static void
+bins_read(at_bins *h, const char *data, Size len, MemoryContext cxt, int code)
+{
+	const char *msg = at_bins_decode(h, (const unsigned char *) data, len, at_cxt_mem, cxt);
+
+	if (msg != NULL)
+		ereport(ERROR,
+				(errcode(code),
+				 errmsg("invalid bins_state: %s", msg),
+				 errdetail("The value is %zu bytes long.", (size_t) len),
+				 errhint("States come from acmetrace.bins, bins_at, cdf_at and weighted_cdf_at; "
+						 "the binary form is versioned and checked field by field.")));
+}
+
+/*
+ * A bins_state datum to read: our expanded object's state as it is, or a
+ * flat value (detoasted; another expanded kind is flattened) decoded into
+ * tmp in the current context.  Nothing is modified.
+ */
+static const at_bins *
+bins_view(Datum d, at_bins *tmp)
+{
+	struct varlena *v = (struct varlena *) DatumGetPointer(d);
+
+	if (VARATT_IS_EXTERNAL_EXPANDED(v))
+	{
+		ExpandedObjectHeader *eoh = DatumGetEOHP(d);
+
+		if (eoh->eoh_methods == &bins_methods)
+			return &((BinsEO *) eoh)->h;
+	}
+	v = pg_detoast_datum_packed(v);
+	bins_read(tmp, VARDATA_ANY(v), VARSIZE_ANY_EXHDR(v), CurrentMemoryContext, ERRCODE_DATA_CORRUPTED);
+	return tmp;
+}
+
+static void
+bins_view_done(const at_bins *view, at_bins *tmp)
+{
+	if (view == tmp)
+		at_bins_free(tmp, at_cxt_mem, CurrentMemoryContext);
+}
+
+/* A new, empty object under the aggregate's context. */
+static BinsEO *
+new_eo(FunctionCallInfo fcinfo, const char *fn)
+{
+	return at_eo_new(at_agg_context(fcinfo, fn), &bins_methods, sizeof(BinsEO), "acmetrace bins_state");
+}
+
+static void
+no_memory(void)
+{
+	ereport(ERROR, (errcode(ERRCODE_OUT_OF_MEMORY), errmsg("out of memory")));
+}
+
+/* ---- text and binary forms ---- */
+
+static Datum
+bins_flat(const at_bins *h)
+{
+	Size		n = at_bins_encoded_size(h);
+	bytea	   *out = palloc(VARHDRSZ + n);
+
+	SET_VARSIZE(out, VARHDRSZ + n);
+	at_bins_encode(h, (unsigned char *) VARDATA(out));
+	return PointerGetDatum(out);
+}
+
+Datum
+acmetrace_bins_state_in(PG_FUNCTION_ARGS)
+{
+	char	   *s = PG_GETARG_CSTRING(0);
+	at_bins		h;
+	size_t		pos;
+	const char *msg = at_bins_parse(&h, s, strlen(s), at_cxt_mem, CurrentMemoryContext, &pos);
+	Datum		out;
+
+	if (msg != NULL)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_TEXT_REPRESENTATION),
+				 errmsg("invalid input syntax for type bins_state: %s", msg),
+				 errdetail("At character %zu.", pos + 1),
+				 errhint(BINS_HINT_FORMAT)));
+	out = bins_flat(&h);		/* stored re-encoded: always canonical */
+	at_bins_free(&h, at_cxt_mem, CurrentMemoryContext);
+	PG_RETURN_DATUM(out);
+}
+
+Datum
+acmetrace_bins_state_out(PG_FUNCTION_ARGS)
+{
+	at_bins		tmp;
+	const at_bins *h = bins_view(PG_GETARG_DATUM(0), &tmp);
+	char	   *buf = palloc(at_bins_text_size(h));
+
+	at_bins_format(h, buf);
+	bins_view_done(h, &tmp);
+	PG_RETURN_CSTRING(buf);
+}
+
+Datum
+acmetrace_bins_state_recv(PG_FUNCTION_ARGS)
+{
+	StringInfo	msg = (StringInfo) PG_GETARG_POINTER(0);
+	int			len = msg->len - msg->cursor;
+	const char *data = pq_getmsgbytes(msg, len);
+	at_bins		h;
+	Datum		out;
+
+	bins_read(&h, data, len, CurrentMemoryContext, ERRCODE_INVALID_BINARY_REPRESENTATION);
+	out = bins_flat(&h);
+	at_bins_free(&h, at_cxt_mem, CurrentMemoryContext);
+	PG_RETURN_DATUM(out);
+}
+
+Datum
+acmetrace_bins_state_send(PG_FUNCTION_ARGS)
+{
+	at_bins		tmp;
+	const at_bins *h = bins_view(PG_GETARG_DATUM(0), &tmp);
+	Size		n = at_bins_encoded_size(h);
+	StringInfoData buf;
+
+	pq_begintypsend(&buf);
+	enlargeStringInfo(&buf, n);
+	at_bins_encode(h, (unsigned char *) buf.data + buf.len);
+	buf.len += n;
+	bins_view_done(h, &tmp);
+	PG_RETURN_BYTEA_P(pq_endtypsend(&buf));
+}
+
+/* ---- the aggregates ---- */
 
 static void
 bad_arg(const char *fn, const char *msg, const char *hint)
@@ -86,155 +258,7 @@ array_arg(FunctionCallInfo fcinfo, int argno, const char *fn, const char *what, 
 	return out;
 }
 
-static BinsState *
-new_state(FunctionCallInfo fcinfo, const char *fn, at_bins_kind kind, double lo, double hi,
-		  int32 nbins, const double *vals, int nvals)
-{
-	MemoryContext cxt = at_agg_context(fcinfo, fn);
-	BinsState  *st = MemoryContextAllocZero(cxt, sizeof(BinsState));
-
-	if (at_bins_init(&st->h, kind, lo, hi, nbins, vals, nvals, at_cxt_mem, cxt) != 0)
-		ereport(ERROR, (errcode(ERRCODE_OUT_OF_MEMORY), errmsg("out of memory")));
-	return st;
-}
-
-/*
- * The array argument of a later row must equal the first row's.  A
- * constant is checked once; anything else is compared row by row, element
- * bytes against element bytes.
- */
-static void
-same_array(FunctionCallInfo fcinfo, BinsState *st, int argno, const char *fn, const char *what,
-		   const double *want, int nwant)
-{
-	ArrayType  *a;
-
-	if (st->stable)
-		return;
-	not_null(fcinfo, argno, fn, what);
-	a = PG_GETARG_ARRAYTYPE_P(argno);
-	if (ARR_HASNULL(a) || ARR_ELEMTYPE(a) != FLOAT8OID || ARR_NDIM(a) > 1 ||
-		ArrayGetNItems(ARR_NDIM(a), ARR_DIMS(a)) != nwant ||
-		memcmp(ARR_DATA_PTR(a), want, nwant * sizeof(double)) != 0)
-		bad_arg(fn, psprintf("%s changed within one aggregate", what),
-				"Pass the same array to every row of a group (a constant, or the same column value).");
-}
-
-/* bins(value, lo, hi, nbins) */
-Datum
-acmetrace_bins_trans(PG_FUNCTION_ARGS)
-{
-	BinsState  *st = PG_ARGISNULL(0) ? NULL : (BinsState *) PG_GETARG_POINTER(0);
-	double		lo,
-				hi;
-	int32		nbins;
-
-	not_null(fcinfo, 2, "bins", "lo");
-	not_null(fcinfo, 3, "bins", "hi");
-	not_null(fcinfo, 4, "bins", "nbins");
-	lo = PG_GETARG_FLOAT8(2);
-	hi = PG_GETARG_FLOAT8(3);
-	nbins = PG_GETARG_INT32(4);
-	if (st == NULL)
-	{
-		const char *msg = at_bins_check_equal(lo, hi, nbins);
-
-		if (msg)
-			bad_arg("bins", msg, "bins(value, lo, hi, nbins) counts lo <= value <= hi in nbins equal bins, e.g. bins(util, 0, 100, 10).");
-		st = new_state(fcinfo, "bins", AT_BINS_EQUAL, lo, hi, nbins, NULL, 0);
-	}
-	else if (lo != st->h.lo || hi != st->h.hi || nbins != st->h.nbins)
-		bad_arg("bins", "lo, hi and nbins changed within one aggregate", "Pass constants.");
-	if (!PG_ARGISNULL(1) && !isnan(PG_GETARG_FLOAT8(1)))
-		at_bins_add(&st->h, PG_GETARG_FLOAT8(1), 0);
-	PG_RETURN_POINTER(st);
-}
-
-/* bins_at(value, edges) */
-Datum
-acmetrace_bins_at_trans(PG_FUNCTION_ARGS)
-{
-	BinsState  *st = PG_ARGISNULL(0) ? NULL : (BinsState *) PG_GETARG_POINTER(0);
-
-	if (st == NULL)
-	{
-		int			n;
-		double	   *e = array_arg(fcinfo, 2, "bins_at", "edges", &n);
-		const char *msg = at_bins_check_edges(e, n);
-
-		if (msg)
-			bad_arg("bins_at", msg, "Edges are at least two finite numbers in increasing order, e.g. '{0,1,2,4,8}'.");
-		st = new_state(fcinfo, "bins_at", AT_BINS_EDGES, 0, 0, 0, e, n);
-		st->stable = get_fn_expr_arg_stable(fcinfo->flinfo, 2);
-	}
-	else
-		same_array(fcinfo, st, 2, "bins_at", "edges", st->h.params, st->h.nparams);
-	if (!PG_ARGISNULL(1) && !isnan(PG_GETARG_FLOAT8(1)))
-		at_bins_add(&st->h, PG_GETARG_FLOAT8(1), 0);
-	PG_RETURN_POINTER(st);
-}
-
-static BinsState *
-cdf_state(FunctionCallInfo fcinfo, BinsState *st, int argno, const char *fn, at_bins_kind kind)
-{
-	if (st == NULL)
-	{
-		int			n;
-		double	   *t = array_arg(fcinfo, argno, fn, "thresholds", &n);
-		const char *msg = at_bins_check_thresholds(t, n);
-
-		if (msg)
-			bad_arg(fn, msg, "Thresholds are numbers, e.g. ARRAY[1, 2, 4, 8].");
-		st = new_state(fcinfo, fn, kind, 0, 0, 0, t, n);
-		st->stable = get_fn_expr_arg_stable(fcinfo->flinfo, argno);
-	}
-	else
-		same_array(fcinfo, st, argno, fn, "thresholds", st->h.in, st->h.nin);
-	return st;
-}
-
-/* cdf_at(value, thresholds) */
-Datum
-acmetrace_cdf_trans(PG_FUNCTION_ARGS)
-{
-	BinsState  *st = cdf_state(fcinfo, PG_ARGISNULL(0) ? NULL : (BinsState *) PG_GETARG_POINTER(0),
-							   2, "cdf_at", AT_BINS_CDF);
-
-	if (!PG_ARGISNULL(1) && !isnan(PG_GETARG_FLOAT8(1)))
-		at_bins_add(&st->h, PG_GETARG_FLOAT8(1), 0);
-	PG_RETURN_POINTER(st);
-}
-
-/* weighted_cdf_at(value, weight, thresholds) */
-Datum
-acmetrace_wcdf_trans(PG_FUNCTION_ARGS)
-{
-	BinsState  *st = cdf_state(fcinfo, PG_ARGISNULL(0) ? NULL : (BinsState *) PG_GETARG_POINTER(0),
-							   3, "weighted_cdf_at", AT_BINS_WCDF);
-	double		v,
-				w;
-
-	/* rows missing either value are dropped, as the notebook's dropna */
-	if (PG_ARGISNULL(1) || PG_ARGISNULL(2))
-		PG_RETURN_POINTER(st);
-	v = PG_GETARG_FLOAT8(1);
-	w = PG_GETARG_FLOAT8(2);
-	if (isnan(v) || isnan(w))
-		PG_RETURN_POINTER(st);
-	if (!(w >= 0) || isinf(w))
-		ereport(ERROR,
-				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-				 errmsg("weighted_cdf_at: weight must be finite and not negative, got %g", w),
-				 errhint("Weights are amounts such as GPU seconds; leave other rows out.")));
-	if (isinf(st->h.wtotal + w))
-		ereport(ERROR,
-				(errcode(ERRCODE_NUMERIC_VALUE_OUT_OF_RANGE),
-				 errmsg("weighted_cdf_at: the total weight overflows float8")));
-	at_bins_add(&st->h, v, w);
-	PG_RETURN_POINTER(st);
-}
-
-/* The aggregate a state belongs to, for combine's messages. */
+/* The aggregate a state belongs to, for messages. */
 static const char *
 bins_fn(at_bins_kind kind)
 {
@@ -252,46 +276,34 @@ bins_fn(at_bins_kind kind)
 	return "bins";
 }
 
-Datum
-acmetrace_hist_combine(PG_FUNCTION_ARGS)
+/*
+ * dst += src, or the ERROR: states of another aggregate, or of other
+ * arguments (the error the transition function gives when it sees every
+ * row), or a sum that overflows.
+ */
+static void
+merge_into(at_bins *dst, const at_bins *src)
 {
-	BinsState  *s1 = PG_ARGISNULL(0) ? NULL : (BinsState *) PG_GETARG_POINTER(0);
-	BinsState  *s2 = PG_ARGISNULL(1) ? NULL : (BinsState *) PG_GETARG_POINTER(1);
-	MemoryContext cxt = at_agg_context(fcinfo, "bins combine");
-
-	if (s2 == NULL)
+	if (dst->kind != src->kind)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("cannot combine a bins_state of %s with one of %s", bins_fn(dst->kind), bins_fn(src->kind)),
+				 errhint("Combine states of one aggregate called with the same arguments.")));
+	if (!at_bins_same_shape(dst, src))
 	{
-		if (s1 == NULL)
-			PG_RETURN_NULL();
-		PG_RETURN_POINTER(s1);
-	}
-	if (s1 == NULL)
-	{
-		/* s2 may live in a short-lived context: copy it */
-		const at_bins *h = &s2->h;
-
-		s1 = MemoryContextAllocZero(cxt, sizeof(BinsState));
-		if (at_bins_init(&s1->h, h->kind, h->lo, h->hi, h->nbins,
-						 h->kind == AT_BINS_EDGES ? h->params : h->in,
-						 h->kind == AT_BINS_EDGES ? h->nparams : h->nin, at_cxt_mem, cxt) != 0)
-			ereport(ERROR, (errcode(ERRCODE_OUT_OF_MEMORY), errmsg("out of memory")));
-	}
-	/* the errors the transition function gives when it sees every row */
-	if (!at_bins_same_shape(&s1->h, &s2->h))
-	{
-		if (s2->h.kind == AT_BINS_EQUAL)
+		if (src->kind == AT_BINS_EQUAL)
 			bad_arg("bins", "lo, hi and nbins changed within one aggregate", "Pass constants.");
 		else
-			bad_arg(bins_fn(s2->h.kind),
-					psprintf("%s changed within one aggregate", s2->h.kind == AT_BINS_EDGES ? "edges" : "thresholds"),
+			bad_arg(bins_fn(src->kind),
+					psprintf("%s changed within one aggregate", src->kind == AT_BINS_EDGES ? "edges" : "thresholds"),
 					"Pass the same array to every row of a group (a constant, or the same column value).");
 	}
-	switch (at_bins_merge(&s1->h, &s2->h))
+	switch (at_bins_merge(dst, src))
 	{
 		case -1:
 			ereport(ERROR,
 					(errcode(ERRCODE_NUMERIC_VALUE_OUT_OF_RANGE),
-					 errmsg("%s: count overflows bigint", bins_fn(s1->h.kind))));
+					 errmsg("%s: count overflows bigint", bins_fn(dst->kind))));
 			break;
 		case -2:
 			ereport(ERROR,
@@ -299,74 +311,313 @@ acmetrace_hist_combine(PG_FUNCTION_ARGS)
 					 errmsg("weighted_cdf_at: the total weight overflows float8")));
 			break;
 	}
-	PG_RETURN_POINTER(s1);
 }
 
+/*
+ * The first row of a group (arguments checked by the caller): a new object
+ * under the aggregate's context.  Arg 0 is then NULL, or a flat state to go
+ * on from (an INITCOND, or a caller's own aggregate): it must have the shape
+ * the arguments give.
+ */
+static BinsEO *
+new_state(FunctionCallInfo fcinfo, const char *fn, at_bins_kind kind, double lo, double hi,
+		  int32 nbins, const double *vals, int nvals)
+{
+	BinsEO	   *eo = new_eo(fcinfo, fn);
+
+	if (at_bins_init(&eo->h, kind, lo, hi, nbins, vals, nvals, at_cxt_mem, eo->hdr.eoh_context) != 0)
+		no_memory();
+	if (!PG_ARGISNULL(0))
+	{
+		at_bins		tmp;
+		const at_bins *from = bins_view(PG_GETARG_DATUM(0), &tmp);
+
+		merge_into(&eo->h, from);
+		bins_view_done(from, &tmp);
+	}
+	return eo;
+}
+
+/*
+ * The array argument of a later row must equal the first row's.  A
+ * constant is checked once; anything else is compared row by row, element
+ * bytes against element bytes.
+ */
+static void
+same_array(FunctionCallInfo fcinfo, BinsEO *eo, at_bins_kind kind, int argno, const char *fn, const char *what,
+		   const double *want, int nwant)
+{
+	ArrayType  *a;
+
+	/* only our own transition function hands us its object, but a wrong kind would not be caught below */
+	if (eo->h.kind != kind)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("%s: the state belongs to %s", fn, bins_fn(eo->h.kind))));
+	if (eo->stable)
+		return;
+	not_null(fcinfo, argno, fn, what);
+	a = PG_GETARG_ARRAYTYPE_P(argno);
+	if (ARR_HASNULL(a) || ARR_ELEMTYPE(a) != FLOAT8OID || ARR_NDIM(a) > 1 ||
+		ArrayGetNItems(ARR_NDIM(a), ARR_DIMS(a)) != nwant ||
+		memcmp(ARR_DATA_PTR(a), want, nwant * sizeof(double)) != 0)
+		bad_arg(fn, psprintf("%s changed within one aggregate", what),
+				"Pass the same array to every row of a group (a constant, or the same column value).");
+}
+
+#define RETURN_EO(eo) PG_RETURN_DATUM(EOHPGetRWDatum(&(eo)->hdr))
+
+/* bins(value, lo, hi, nbins) */
+Datum
+acmetrace_bins_trans(PG_FUNCTION_ARGS)
+{
+	BinsEO	   *eo = at_eo_rw(fcinfo, 0, &bins_methods);
+	double		lo,
+				hi;
+	int32		nbins;
+
+	not_null(fcinfo, 2, "bins", "lo");
+	not_null(fcinfo, 3, "bins", "hi");
+	not_null(fcinfo, 4, "bins", "nbins");
+	lo = PG_GETARG_FLOAT8(2);
+	hi = PG_GETARG_FLOAT8(3);
+	nbins = PG_GETARG_INT32(4);
+	if (eo == NULL)
+	{
+		const char *msg = at_bins_check_equal(lo, hi, nbins);
+
+		if (msg)
+			bad_arg("bins", msg, "bins(value, lo, hi, nbins) counts lo <= value <= hi in nbins equal bins, e.g. bins(util, 0, 100, 10).");
+		eo = new_state(fcinfo, "bins", AT_BINS_EQUAL, lo, hi, nbins, NULL, 0);
+	}
+	/* (a state of another kind has lo = hi = 0, which no arguments pass) */
+	else if (lo != eo->h.lo || hi != eo->h.hi || nbins != eo->h.nbins)
+		bad_arg("bins", "lo, hi and nbins changed within one aggregate", "Pass constants.");
+	if (!PG_ARGISNULL(1) && !isnan(PG_GETARG_FLOAT8(1)))
+		at_bins_add(&eo->h, PG_GETARG_FLOAT8(1), 0);
+	RETURN_EO(eo);
+}
+
+/* bins_at(value, edges) */
+Datum
+acmetrace_bins_at_trans(PG_FUNCTION_ARGS)
+{
+	BinsEO	   *eo = at_eo_rw(fcinfo, 0, &bins_methods);
+
+	if (eo == NULL)
+	{
+		int			n;
+		double	   *e = array_arg(fcinfo, 2, "bins_at", "edges", &n);
+		const char *msg = at_bins_check_edges(e, n);
+
+		if (msg)
+			bad_arg("bins_at", msg, "Edges are at least two finite numbers in increasing order, e.g. '{0,1,2,4,8}'.");
+		eo = new_state(fcinfo, "bins_at", AT_BINS_EDGES, 0, 0, 0, e, n);
+		eo->stable = get_fn_expr_arg_stable(fcinfo->flinfo, 2);
+	}
+	else
+		same_array(fcinfo, eo, AT_BINS_EDGES, 2, "bins_at", "edges", eo->h.params, eo->h.nparams);
+	if (!PG_ARGISNULL(1) && !isnan(PG_GETARG_FLOAT8(1)))
+		at_bins_add(&eo->h, PG_GETARG_FLOAT8(1), 0);
+	RETURN_EO(eo);
+}
+
+static BinsEO *
+cdf_state(FunctionCallInfo fcinfo, int argno, const char *fn, at_bins_kind kind)
+{
+	BinsEO	   *eo = at_eo_rw(fcinfo, 0, &bins_methods);
+
+	if (eo == NULL)
+	{
+		int			n;
+		double	   *t = array_arg(fcinfo, argno, fn, "thresholds", &n);
+		const char *msg = at_bins_check_thresholds(t, n);
+
+		if (msg)
+			bad_arg(fn, msg, "Thresholds are numbers, e.g. ARRAY[1, 2, 4, 8].");
+		eo = new_state(fcinfo, fn, kind, 0, 0, 0, t, n);
+		eo->stable = get_fn_expr_arg_stable(fcinfo->flinfo, argno);
+	}
+	else
+		same_array(fcinfo, eo, kind, argno, fn, "thresholds", eo->h.in, eo->h.nin);
+	return eo;
+}
+
+/* cdf_at(value, thresholds) */
+Datum
+acmetrace_cdf_trans(PG_FUNCTION_ARGS)
+{
+	BinsEO	   *eo = cdf_state(fcinfo, 2, "cdf_at", AT_BINS_CDF);
+
+	if (!PG_ARGISNULL(1) && !isnan(PG_GETARG_FLOAT8(1)))
+		at_bins_add(&eo->h, PG_GETARG_FLOAT8(1), 0);
+	RETURN_EO(eo);
+}
+
+/* weighted_cdf_at(value, weight, thresholds) */
+Datum
+acmetrace_wcdf_trans(PG_FUNCTION_ARGS)
+{
+	BinsEO	   *eo = cdf_state(fcinfo, 3, "weighted_cdf_at", AT_BINS_WCDF);
+	double		v,
+				w;
+
+	/* rows missing either value are dropped, as the notebook's dropna */
+	if (PG_ARGISNULL(1) || PG_ARGISNULL(2))
+		RETURN_EO(eo);
+	v = PG_GETARG_FLOAT8(1);
+	w = PG_GETARG_FLOAT8(2);
+	if (isnan(v) || isnan(w))
+		RETURN_EO(eo);
+	if (!(w >= 0) || isinf(w))
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("weighted_cdf_at: weight must be finite and not negative, got %g", w),
+				 errhint("Weights are amounts such as GPU seconds; leave other rows out.")));
+	if (isinf(eo->h.wtotal + w))
+		ereport(ERROR,
+				(errcode(ERRCODE_NUMERIC_VALUE_OUT_OF_RANGE),
+				 errmsg("weighted_cdf_at: the total weight overflows float8")));
+	at_bins_add(&eo->h, v, w);
+	RETURN_EO(eo);
+}
+
+/*
+ * (bins_state, bins_state) -> bins_state, not strict: arg 0 is updated in
+ * place when it is our read-write object, else copied into a new one under
+ * the aggregate's context; arg 1 is only read.
+ */
+Datum
+acmetrace_bins_combine(PG_FUNCTION_ARGS)
+{
+	BinsEO	   *eo = at_eo_rw(fcinfo, 0, &bins_methods);
+	at_bins		tmp;
+	const at_bins *src;
+
+	if (PG_ARGISNULL(1))
+	{
+		if (PG_ARGISNULL(0))
+			PG_RETURN_NULL();
+		PG_RETURN_DATUM(PG_GETARG_DATUM(0));
+	}
+	if (eo == NULL)
+	{
+		Datum		from = PG_GETARG_DATUM(PG_ARGISNULL(0) ? 1 : 0);
+		struct varlena *v = (struct varlena *) DatumGetPointer(from);
+
+		eo = new_eo(fcinfo, "bins combine");
+		if (VARATT_IS_EXTERNAL_EXPANDED(v) && DatumGetEOHP(from)->eoh_methods == &bins_methods)
+		{
+			if (at_bins_copy(&eo->h, &((BinsEO *) DatumGetEOHP(from))->h, at_cxt_mem, eo->hdr.eoh_context) != 0)
+				no_memory();
+		}
+		else
+		{
+			v = pg_detoast_datum_packed(v);
+			bins_read(&eo->h, VARDATA_ANY(v), VARSIZE_ANY_EXHDR(v), eo->hdr.eoh_context, ERRCODE_DATA_CORRUPTED);
+		}
+		if (PG_ARGISNULL(0))
+			RETURN_EO(eo);
+	}
+	src = bins_view(PG_GETARG_DATUM(1), &tmp);
+	merge_into(&eo->h, src);
+	bins_view_done(src, &tmp);
+	RETURN_EO(eo);
+}
+
+/* The 0.1.0 name of the combine function (internal, internal). */
+Datum
+acmetrace_hist_combine(PG_FUNCTION_ARGS)
+{
+	return acmetrace_bins_combine(fcinfo);
+}
+
+/* 0.1.0's serial function: the same bytes as the flat bins_state. */
 Datum
 acmetrace_hist_serialize(PG_FUNCTION_ARGS)
 {
-	BinsState  *st = (BinsState *) PG_GETARG_POINTER(0);
-	size_t		n = at_bins_encoded_size(&st->h);
-	bytea	   *out = palloc(VARHDRSZ + n);
+	at_bins		tmp;
+	const at_bins *h;
+	Datum		out;
 
 	at_agg_context(fcinfo, "bins serialize");
-	at_bins_encode(&st->h, (unsigned char *) VARDATA(out));
-	SET_VARSIZE(out, VARHDRSZ + n);
-	PG_RETURN_BYTEA_P(out);
+	h = bins_view(PG_GETARG_DATUM(0), &tmp);
+	out = bins_flat(h);
+	bins_view_done(h, &tmp);
+	PG_RETURN_DATUM(out);
 }
 
+/*
+ * 0.1.0's deserialize: an object that combine only reads, so it lives in
+ * the current (per-input-tuple) context, as the old state did, rather than
+ * one per partial state in the aggregate's.
+ */
 Datum
 acmetrace_hist_deserialize(PG_FUNCTION_ARGS)
 {
 	bytea	   *v = PG_GETARG_BYTEA_PP(0);
-	BinsState  *st;
-	const char *msg;
+	BinsEO	   *eo;
 
 	at_agg_context(fcinfo, "bins deserialize");
-	st = palloc0(sizeof(BinsState));
-	msg = at_bins_decode(&st->h, (const unsigned char *) VARDATA_ANY(v), VARSIZE_ANY_EXHDR(v),
-						 at_cxt_mem, CurrentMemoryContext);
-	if (msg != NULL)
-		ereport(ERROR,
-				(errcode(ERRCODE_INVALID_BINARY_REPRESENTATION),
-				 errmsg("invalid bins state: %s", msg)));
-	PG_RETURN_POINTER(st);
+	eo = at_eo_new(CurrentMemoryContext, &bins_methods, sizeof(BinsEO), "acmetrace bins_state");
+	bins_read(&eo->h, VARDATA_ANY(v), VARSIZE_ANY_EXHDR(v), eo->hdr.eoh_context,
+			  ERRCODE_INVALID_BINARY_REPRESENTATION);
+	RETURN_EO(eo);
 }
 
 /* bigint[] indexed 0..nslots-1: 0 below, then the bins, then above. */
 Datum
 acmetrace_bins_final(PG_FUNCTION_ARGS)
 {
-	BinsState  *st = PG_ARGISNULL(0) ? NULL : (BinsState *) PG_GETARG_POINTER(0);
+	at_bins		tmp;
+	const at_bins *h;
 	Datum	   *elems;
 	int			dims[1],
 				lbs[1] = {0};
+	ArrayType  *out;
 
-	if (st == NULL)
+	if (PG_ARGISNULL(0))
 		PG_RETURN_NULL();
-	dims[0] = st->h.nslots;
-	elems = palloc(st->h.nslots * sizeof(Datum));
-	for (int s = 0; s < st->h.nslots; s++)
-		elems[s] = Int64GetDatum(st->h.counts[s]);
-	PG_RETURN_ARRAYTYPE_P(construct_md_array(elems, NULL, 1, dims, lbs, INT8OID, 8, FLOAT8PASSBYVAL, TYPALIGN_DOUBLE));
+	h = bins_view(PG_GETARG_DATUM(0), &tmp);
+	dims[0] = h->nslots;
+	elems = palloc(h->nslots * sizeof(Datum));
+	for (int s = 0; s < h->nslots; s++)
+		elems[s] = Int64GetDatum(h->counts[s]);
+	out = construct_md_array(elems, NULL, 1, dims, lbs, INT8OID, 8, FLOAT8PASSBYVAL, TYPALIGN_DOUBLE);
+	bins_view_done(h, &tmp);
+	PG_RETURN_ARRAYTYPE_P(out);
 }
 
 /* float8[] of percents, one per threshold as given; NULL with no values (weight). */
 Datum
 acmetrace_cdf_final(PG_FUNCTION_ARGS)
 {
-	BinsState  *st = PG_ARGISNULL(0) ? NULL : (BinsState *) PG_GETARG_POINTER(0);
+	at_bins		tmp;
+	const at_bins *h;
 	double	   *out,
 			   *scratch;
 	Datum	   *elems;
+	ArrayType  *result;
 
-	if (st == NULL || st->h.n == 0 || (st->h.kind == AT_BINS_WCDF && st->h.wtotal == 0))
+	if (PG_ARGISNULL(0))
 		PG_RETURN_NULL();
-	out = palloc(st->h.nin * sizeof(double));
-	scratch = palloc(st->h.nparams * sizeof(double));
-	at_bins_cdf(&st->h, out, scratch);
-	elems = palloc(st->h.nin * sizeof(Datum));
-	for (int i = 0; i < st->h.nin; i++)
+	h = bins_view(PG_GETARG_DATUM(0), &tmp);
+	if (h->kind != AT_BINS_CDF && h->kind != AT_BINS_WCDF)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("_bins_cdf_final: the state belongs to %s, not cdf_at or weighted_cdf_at", bins_fn(h->kind))));
+	if (h->n == 0 || (h->kind == AT_BINS_WCDF && h->wtotal == 0))
+	{
+		bins_view_done(h, &tmp);
+		PG_RETURN_NULL();
+	}
+	out = palloc(h->nin * sizeof(double));
+	scratch = palloc(h->nparams * sizeof(double));
+	at_bins_cdf(h, out, scratch);
+	elems = palloc(h->nin * sizeof(Datum));
+	for (int i = 0; i < h->nin; i++)
 		elems[i] = Float8GetDatum(out[i]);
-	PG_RETURN_ARRAYTYPE_P(construct_array(elems, st->h.nin, FLOAT8OID, sizeof(float8), FLOAT8PASSBYVAL, TYPALIGN_DOUBLE));
+	result = construct_array(elems, h->nin, FLOAT8OID, sizeof(float8), FLOAT8PASSBYVAL, TYPALIGN_DOUBLE);
+	bins_view_done(h, &tmp);
+	PG_RETURN_ARRAYTYPE_P(result);
 }

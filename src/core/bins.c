@@ -211,6 +211,24 @@ at_bins_same_shape(const at_bins *a, const at_bins *b)
 }
 
 int
+at_bins_copy(at_bins *dst, const at_bins *src, at_mem_fn mem, void *ctx)
+{
+	if (at_bins_init(dst, src->kind, src->lo, src->hi, src->nbins,
+					 src->kind == AT_BINS_EDGES ? src->params : src->in,
+					 src->kind == AT_BINS_EDGES ? src->nparams : src->nin, mem, ctx) != 0)
+	{
+		at_bins_free(dst, mem, ctx);
+		return -1;
+	}
+	memcpy(dst->counts, src->counts, (size_t) src->nslots * sizeof(int64_t));
+	if (src->kind == AT_BINS_WCDF)
+		memcpy(dst->weights, src->weights, (size_t) src->nslots * sizeof(double));
+	dst->n = src->n;
+	dst->wtotal = src->wtotal;
+	return 0;
+}
+
+int
 at_bins_merge(at_bins *dst, const at_bins *src)
 {
 	if (dst->n > INT64_MAX - src->n)
@@ -412,10 +430,100 @@ at_bins_decode(at_bins *h, const unsigned char *buf, size_t len, at_mem_fn mem, 
 					msg = "the weights do not add up to the total weight";
 			}
 		}
-		else if (msg == NULL && h->wtotal != 0)
+		else if (msg == NULL && (h->wtotal != 0 || signbit(h->wtotal)))
 			msg = "an unweighted state has a total weight";
 	}
 	if (msg != NULL)
 		at_bins_free(h, mem, ctx);
+	return msg;
+}
+
+/* ---- text form: "v1:" and the serialized form in hexadecimal ---- */
+
+size_t
+at_bins_text_size(const at_bins *h)
+{
+	return strlen(AT_BINS_TEXT_PREFIX) + 2 * at_bins_encoded_size(h) + 1;
+}
+
+void
+at_bins_format(const at_bins *h, char *out)
+{
+	static const char hex[] = "0123456789abcdef";
+	size_t		k = strlen(AT_BINS_TEXT_PREFIX),
+				n = at_bins_encoded_size(h);
+	/*
+	 * The bytes go into the back half of out and are expanded forward in
+	 * place: digit pair i lands at or before byte i, which is read first.
+	 */
+	unsigned char *b = (unsigned char *) out + k + n;
+
+	at_bins_encode(h, b);
+	memcpy(out, AT_BINS_TEXT_PREFIX, k);
+	for (size_t i = 0; i < n; i++)
+	{
+		unsigned char c = b[i];
+
+		out[k + 2 * i] = hex[c >> 4];
+		out[k + 2 * i + 1] = hex[c & 15];
+	}
+	out[k + 2 * n] = '\0';
+}
+
+static int
+hex_value(char c)
+{
+	if (c >= '0' && c <= '9')
+		return c - '0';
+	if (c >= 'a' && c <= 'f')
+		return c - 'a' + 10;
+	if (c >= 'A' && c <= 'F')
+		return c - 'A' + 10;
+	return -1;
+}
+
+const char *
+at_bins_parse(at_bins *h, const char *s, size_t len, at_mem_fn mem, void *ctx, size_t *pos)
+{
+	size_t		k = strlen(AT_BINS_TEXT_PREFIX),
+				nbytes;
+	unsigned char *b;
+	const char *msg;
+
+	memset(h, 0, sizeof(*h));
+	*pos = 0;
+	if (len < k || memcmp(s, AT_BINS_TEXT_PREFIX, k) != 0)
+	{
+		size_t		d = 1;
+
+		/* name a later version (v<digits>:) as such, not as garbage */
+		while (d < len && s[d] >= '0' && s[d] <= '9')
+			d++;
+		if (len > 0 && s[0] == 'v' && d > 1 && d < len && s[d] == ':')
+			return "unsupported text version (this version reads v1:)";
+		return "a bins_state starts with v1:";
+	}
+	if ((len - k) % 2 != 0)
+	{
+		*pos = len;
+		return "odd number of hexadecimal digits";
+	}
+	for (size_t i = k; i < len; i++)
+		if (hex_value(s[i]) < 0)
+		{
+			*pos = i;
+			return "not a hexadecimal digit";
+		}
+	*pos = k;
+	nbytes = (len - k) / 2;
+	if (nbytes < AT_BINS_HEADER)
+		return "value is shorter than the header";	/* and mem takes no 0-byte request */
+	b = mem(ctx, NULL, nbytes);
+	if (!b)
+		return "out of memory";
+	for (size_t i = 0; i < nbytes; i++)
+		b[i] = (unsigned char) (hex_value(s[k + 2 * i]) << 4 | hex_value(s[k + 2 * i + 1]));
+	msg = at_bins_decode(h, b, nbytes, mem, ctx);
+	mem(ctx, b, 0);
 	return msg;
 }

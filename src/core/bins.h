@@ -120,10 +120,38 @@ extern int	at_bins_merge(at_bins *dst, const at_bins *src);
  */
 extern void at_bins_cdf(const at_bins *h, double *out, double *scratch);
 
-/* Serialized form: size, writer, and checked reader (NULL or a message). */
+/* dst = a copy of src (arrays from mem; 0, or -1 if out of memory). */
+extern int	at_bins_copy(at_bins *dst, const at_bins *src, at_mem_fn mem, void *ctx);
+
+/*
+ * Serialized form (the old aggregates' bytea partial state, and the bytes
+ * of acmetrace.bins_state after its varlena header): size, writer, and the
+ * one checked reader (NULL or a message; on a message h holds no arrays).
+ * Big-endian; byte 0 is AT_BINS_VERSION, byte 1 the kind, 2..3 zero, then
+ * u32 nslots, u32 nparams (2 for EQUAL: lo, hi), u32 nin, u64 n, f64
+ * wtotal, and f64 params[nparams], in[nin], u64 counts[nslots], f64
+ * weights[nslots] (WCDF only).  Everything is checked as the SQL arguments
+ * are, and the counts (and weights) must add up to n (and wtotal).
+ */
 extern size_t at_bins_encoded_size(const at_bins *h);
 extern void at_bins_encode(const at_bins *h, unsigned char *buf);
 extern const char *at_bins_decode(at_bins *h, const unsigned char *buf, size_t len,
 								  at_mem_fn mem, void *ctx);
+
+/*
+ * Text form of acmetrace.bins_state: "v1:" and the serialized form in
+ * hexadecimal, nothing else (no spaces).  Written in lower case, read in
+ * either; the bytes go through at_bins_decode, so text is checked exactly
+ * as binary is.  The prefix versions the text form, byte 0 the state.
+ */
+#define AT_BINS_TEXT_PREFIX "v1:"
+
+/* Bytes at_bins_format writes, the final NUL included. */
+extern size_t at_bins_text_size(const at_bins *h);
+extern void at_bins_format(const at_bins *h, char *out);
+
+/* Reads s[0..len) (NULL or a message; *pos: where the text went wrong). */
+extern const char *at_bins_parse(at_bins *h, const char *s, size_t len, at_mem_fn mem, void *ctx,
+								 size_t *pos);
 
 #endif

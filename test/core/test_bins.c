@@ -1,4 +1,4 @@
-/* test_bins.c: bins and CDF states against brute force; the serial form. */
+/* test_bins.c: bins and CDF states against brute force; the serial and text forms. */
 #include <float.h>
 #include <math.h>
 #include <stdlib.h>
@@ -231,6 +231,119 @@ test_weights_at_dbl_max(void)
 	at_bins_free(&h, tap_mem, NULL);
 }
 
+/* bins_state's text form: v1: and the serialized bytes in hexadecimal. */
+static void
+test_text(void)
+{
+	at_bins		h,
+				back,
+				copy;
+	size_t		pos;
+	const char *msg;
+	char	   *t,
+			   *u;
+	size_t		n;
+
+	at_bins_init(&h, AT_BINS_EQUAL, 0, 10, 2, NULL, 0, tap_mem, NULL);
+	at_bins_add(&h, 1, 0);
+	at_bins_add(&h, 11, 0);
+	n = at_bins_text_size(&h);
+	t = malloc(n);
+	at_bins_format(&h, t);
+	CHECK(strlen(t) + 1 == n && strcmp(t, "v1:"
+									   "01010000" "00000004" "00000002" "00000000"
+									   "0000000000000002" "0000000000000000"
+									   "0000000000000000" "4024000000000000"
+									   "0000000000000000" "0000000000000001"
+									   "0000000000000000" "0000000000000001") == 0,
+		  "bins(x, 0, 10, 2) over {1, 11}: %s", t);
+	msg = at_bins_parse(&back, t, strlen(t), tap_mem, NULL, &pos);
+	CHECK(msg == NULL && at_bins_same_shape(&back, &h) && back.n == 2 && back.counts[1] == 1 && back.counts[3] == 1,
+		  "its text reads back (%s)", msg ? msg : "ok");
+	if (msg == NULL)
+		at_bins_free(&back, tap_mem, NULL);
+	/* upper-case digits read too */
+	u = malloc(strlen(t) + 1);
+	memcpy(u, t, strlen(t) + 1);
+	for (char *c = u + 3; *c; c++)
+		if (*c >= 'a' && *c <= 'f')
+			*c = (char) (*c - 'a' + 'A');
+	msg = at_bins_parse(&back, u, strlen(u), tap_mem, NULL, &pos);
+	CHECK(msg == NULL, "upper-case hexadecimal reads");
+	if (msg == NULL)
+		at_bins_free(&back, tap_mem, NULL);
+	{
+		static const struct
+		{
+			const char *text;
+			size_t		pos;
+		}			bad[] = {
+			{"", 0}, {"v1", 0}, {"V1:00", 0}, {"v2:00", 0}, {" v1:", 0}, {"v1:0", 4},
+			{"v1:0g", 4}, {"v1: 0", 3}, {"v1:", 3}, {"v1:0101", 3},
+		};
+
+		for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++)
+		{
+			msg = at_bins_parse(&back, bad[i].text, strlen(bad[i].text), tap_mem, NULL, &pos);
+			CHECK(msg != NULL && pos == bad[i].pos && back.counts == NULL,
+				  "'%s' refused at %zu (%s, at %zu)", bad[i].text, bad[i].pos, msg ? msg : "accepted", pos);
+			if (msg == NULL)
+				at_bins_free(&back, tap_mem, NULL);
+		}
+	}
+	/* trailing characters and a wrong count are the decoder's to refuse */
+	{
+		size_t		l = strlen(t);
+		char	   *w = malloc(l + 3);
+
+		memcpy(w, t, l);
+		memcpy(w + l, "00", 3);
+		CHECK(at_bins_parse(&back, w, l + 2, tap_mem, NULL, &pos) != NULL, "a byte too many refused");
+		memcpy(w, t, l + 1);
+		w[l - 1] = '2';			/* the above-hi count 2: counts add to 3, n is 2 */
+		CHECK(at_bins_parse(&back, w, l, tap_mem, NULL, &pos) != NULL, "counts that do not add up refused");
+		free(w);
+	}
+	pos = (size_t) at_bins_copy(&copy, &h, tap_mem, NULL);	/* CHECK evaluates its condition twice */
+	CHECK(pos == 0 && at_bins_same_shape(&copy, &h) && copy.n == h.n &&
+		  memcmp(copy.counts, h.counts, (size_t) h.nslots * sizeof(int64_t)) == 0, "copy");
+	at_bins_free(&copy, tap_mem, NULL);
+	free(u);
+	free(t);
+	at_bins_free(&h, tap_mem, NULL);
+
+	/* every kind through text and back, weights included */
+	for (int k = AT_BINS_EQUAL; k <= AT_BINS_WCDF; k++)
+	{
+		static const double v[] = {3, -1, 0.5, 2, 2},
+					e[] = {-1, 0.5, 2};
+		const char *m;
+
+		at_bins_init(&h, (at_bins_kind) k, -1, 4, 5, k == AT_BINS_EDGES ? e : v, k == AT_BINS_EDGES ? 3 : 5,
+					 tap_mem, NULL);
+		for (int i = 0; i < 50; i++)
+			at_bins_add(&h, i / 10.0 - 1.5, i % 3);
+		t = malloc(at_bins_text_size(&h));
+		at_bins_format(&h, t);
+		m = at_bins_parse(&back, t, strlen(t), tap_mem, NULL, &pos);
+		CHECK(m == NULL && at_bins_same_shape(&back, &h) && back.n == 50 && back.wtotal == h.wtotal &&
+			  memcmp(back.counts, h.counts, (size_t) h.nslots * sizeof(int64_t)) == 0 &&
+			  (k != AT_BINS_WCDF || memcmp(back.weights, h.weights, (size_t) h.nslots * sizeof(double)) == 0),
+			  "kind %d: text round trip (%s)", k, m ? m : "ok");
+		if (m == NULL)
+		{
+			char	   *t2 = malloc(at_bins_text_size(&back));
+
+			at_bins_format(&back, t2);
+			CHECK(strcmp(t, t2) == 0, "kind %d: the same text again", k);
+			free(t2);
+			at_bins_free(&back, tap_mem, NULL);
+		}
+		free(t);
+		at_bins_free(&h, tap_mem, NULL);
+	}
+}
+
 void
 test_bins(void)
 {
@@ -238,4 +351,5 @@ test_bins(void)
 	test_cdf();
 	test_serial();
 	test_weights_at_dbl_max();
+	test_text();
 }

@@ -9,7 +9,7 @@
 set -eu
 cd "$(dirname "$0")/../.."
 
-targets=${*:-sketch_text sketch_decode occupancy_text occupancy_binary unpivot bins}
+targets=${*:-sketch_text sketch_decode occupancy_text occupancy_binary unpivot bins bins_state}
 cc=${FUZZ_CC:-clang-14}
 bin=/usr/lib/llvm-14/bin
 [ -x "$bin/llvm-cov" ] || bin=$(dirname "$(command -v llvm-cov)")
@@ -25,6 +25,7 @@ entries_of() {
 		occupancy_binary) echo at_occ_state_decode at_occ_state_open at_occ_state_read at_occ_lists_check at_occ_sweep_runs at_occ_check ;;
 		unpivot) echo at_csv_split at_parse_value ;;
 		bins) echo at_bins_check_equal at_bins_check_edges at_bins_check_thresholds at_bins_decode at_bins_cdf ;;
+		bins_state) echo at_bins_parse at_bins_format at_bins_decode ;;
 	esac
 }
 
@@ -33,7 +34,7 @@ core_of() {
 		sketch_*) echo src/core/sketch.c ;;
 		occ_*) echo src/core/occupancy.c ;;
 		unpivot) echo src/core/unpivot.c ;;
-		bins) echo src/core/bins.c ;;
+		bins | bins_state) echo src/core/bins.c ;;
 	esac
 }
 

@@ -260,6 +260,11 @@ bins_state(const char *name, at_bins_kind kind, double lo, double hi, int32_t nb
 	at_bins_encode(&h, b);
 	put("bins", name, b, len);
 	free(b);
+	/* the same state as bins_state's text */
+	b = malloc(at_bins_text_size(&h));
+	at_bins_format(&h, (char *) b);
+	put_text("bins_state", name, (const char *) b);
+	free(b);
 	at_bins_free(&h, mem, NULL);
 }
 
@@ -318,6 +323,16 @@ bins_seeds(void)
 		free(b);
 		at_bins_free(&h, mem, NULL);
 	}
+
+	put_text("bins_state", "text-empty", "");
+	put_text("bins_state", "text-prefix-only", "v1:");
+	put_text("bins_state", "text-v2", "v2:0101000000000004");
+	/* bins(x, 0, 15, 2) over {1, 16}, in upper case */
+	put_text("bins_state", "text-upper-case",
+			 "v1:0101000000000004000000020000000000000000000000020000000000000000"
+			 "0000000000000000402E0000000000000000000000000000000000000000000100000000000000000000000000000001");
+	put_text("bins_state", "text-odd-digits", "v1:010");
+	put_text("bins_state", "text-space", "v1:01 01");
 
 	bins_arrays("args-equal-10-bins", 14, (const double[]) {0, 100, 5, 50, 99.99, 100, 101, -0.0}, 8);
 	bins_arrays("args-equal-1-bin", 5, (const double[]) {-1, 1, 0}, 3);

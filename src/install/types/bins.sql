@@ -1,53 +1,82 @@
 -- Bins and CDFs: four parallel aggregates, the paper's axes, and a
 -- companion that turns bin counts into rows.
 
-CREATE FUNCTION acmetrace._bins_trans(internal, double precision, double precision, double precision, integer)
-RETURNS internal AS 'MODULE_PATHNAME', 'acmetrace_bins_trans' LANGUAGE C IMMUTABLE PARALLEL SAFE;
-CREATE FUNCTION acmetrace._bins_at_trans(internal, double precision, double precision[])
-RETURNS internal AS 'MODULE_PATHNAME', 'acmetrace_bins_at_trans' LANGUAGE C IMMUTABLE PARALLEL SAFE;
-CREATE FUNCTION acmetrace._cdf_trans(internal, double precision, double precision[])
-RETURNS internal AS 'MODULE_PATHNAME', 'acmetrace_cdf_trans' LANGUAGE C IMMUTABLE PARALLEL SAFE;
-CREATE FUNCTION acmetrace._wcdf_trans(internal, double precision, double precision, double precision[])
-RETURNS internal AS 'MODULE_PATHNAME', 'acmetrace_wcdf_trans' LANGUAGE C IMMUTABLE PARALLEL SAFE;
-CREATE FUNCTION acmetrace._hist_combine(internal, internal)
-RETURNS internal AS 'MODULE_PATHNAME', 'acmetrace_hist_combine' LANGUAGE C IMMUTABLE PARALLEL SAFE;
-CREATE FUNCTION acmetrace._hist_serialize(internal)
-RETURNS bytea AS 'MODULE_PATHNAME', 'acmetrace_hist_serialize' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
-CREATE FUNCTION acmetrace._hist_deserialize(bytea, internal)
-RETURNS internal AS 'MODULE_PATHNAME', 'acmetrace_hist_deserialize' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
-CREATE FUNCTION acmetrace._bins_final(internal)
+-- bins_state: the four aggregates' transition state, a real type so that
+-- parallel workers and Citus can ship partial states through its own I/O.
+CREATE TYPE acmetrace.bins_state;
+
+CREATE FUNCTION acmetrace.bins_state_in(cstring)
+RETURNS acmetrace.bins_state
+AS 'MODULE_PATHNAME', 'acmetrace_bins_state_in'
+LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+
+CREATE FUNCTION acmetrace.bins_state_out(acmetrace.bins_state)
+RETURNS cstring
+AS 'MODULE_PATHNAME', 'acmetrace_bins_state_out'
+LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+
+CREATE FUNCTION acmetrace.bins_state_recv(internal)
+RETURNS acmetrace.bins_state
+AS 'MODULE_PATHNAME', 'acmetrace_bins_state_recv'
+LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+
+CREATE FUNCTION acmetrace.bins_state_send(acmetrace.bins_state)
+RETURNS bytea
+AS 'MODULE_PATHNAME', 'acmetrace_bins_state_send'
+LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+
+CREATE TYPE acmetrace.bins_state (
+    INPUT = acmetrace.bins_state_in,
+    OUTPUT = acmetrace.bins_state_out,
+    RECEIVE = acmetrace.bins_state_recv,
+    SEND = acmetrace.bins_state_send,
+    INTERNALLENGTH = VARIABLE,
+    ALIGNMENT = int4,
+    STORAGE = extended
+);
+COMMENT ON TYPE acmetrace.bins_state IS
+  'Transition state of acmetrace.bins, bins_at, cdf_at and weighted_cdf_at: the aggregate''s arguments and its counts (and weights). Text form v1:<the versioned binary state in hexadecimal>, checked field by field on the way in.';
+
+-- Aggregate support.
+CREATE FUNCTION acmetrace._bins_trans(acmetrace.bins_state, double precision, double precision, double precision, integer)
+RETURNS acmetrace.bins_state AS 'MODULE_PATHNAME', 'acmetrace_bins_trans' LANGUAGE C IMMUTABLE PARALLEL SAFE;
+CREATE FUNCTION acmetrace._bins_at_trans(acmetrace.bins_state, double precision, double precision[])
+RETURNS acmetrace.bins_state AS 'MODULE_PATHNAME', 'acmetrace_bins_at_trans' LANGUAGE C IMMUTABLE PARALLEL SAFE;
+CREATE FUNCTION acmetrace._bins_cdf_trans(acmetrace.bins_state, double precision, double precision[])
+RETURNS acmetrace.bins_state AS 'MODULE_PATHNAME', 'acmetrace_cdf_trans' LANGUAGE C IMMUTABLE PARALLEL SAFE;
+CREATE FUNCTION acmetrace._bins_wcdf_trans(acmetrace.bins_state, double precision, double precision, double precision[])
+RETURNS acmetrace.bins_state AS 'MODULE_PATHNAME', 'acmetrace_wcdf_trans' LANGUAGE C IMMUTABLE PARALLEL SAFE;
+CREATE FUNCTION acmetrace._bins_combine(acmetrace.bins_state, acmetrace.bins_state)
+RETURNS acmetrace.bins_state AS 'MODULE_PATHNAME', 'acmetrace_bins_combine' LANGUAGE C IMMUTABLE PARALLEL SAFE;
+CREATE FUNCTION acmetrace._bins_final(acmetrace.bins_state)
 RETURNS bigint[] AS 'MODULE_PATHNAME', 'acmetrace_bins_final' LANGUAGE C IMMUTABLE PARALLEL SAFE;
-CREATE FUNCTION acmetrace._cdf_final(internal)
+CREATE FUNCTION acmetrace._bins_cdf_final(acmetrace.bins_state)
 RETURNS double precision[] AS 'MODULE_PATHNAME', 'acmetrace_cdf_final' LANGUAGE C IMMUTABLE PARALLEL SAFE;
 
 CREATE AGGREGATE acmetrace.bins(value double precision, lo double precision, hi double precision, nbins integer) (
-    SFUNC = acmetrace._bins_trans, STYPE = internal, FINALFUNC = acmetrace._bins_final,
-    COMBINEFUNC = acmetrace._hist_combine, SERIALFUNC = acmetrace._hist_serialize,
-    DESERIALFUNC = acmetrace._hist_deserialize, PARALLEL = SAFE
+    SFUNC = acmetrace._bins_trans, STYPE = acmetrace.bins_state, FINALFUNC = acmetrace._bins_final,
+    COMBINEFUNC = acmetrace._bins_combine, PARALLEL = SAFE
 );
 COMMENT ON AGGREGATE acmetrace.bins(double precision, double precision, double precision, integer) IS
   'Counts in nbins equal-width bins over [lo, hi], as bigint[] indexed 0..nbins+1: [0] below lo, [i] bin i (closed on the left, bin nbins also on the right), [nbins+1] above hi. Inside [lo, hi) the bin is width_bucket''s. NULL and NaN values are not counted; no rows give NULL.';
 
 CREATE AGGREGATE acmetrace.bins_at(value double precision, edges double precision[]) (
-    SFUNC = acmetrace._bins_at_trans, STYPE = internal, FINALFUNC = acmetrace._bins_final,
-    COMBINEFUNC = acmetrace._hist_combine, SERIALFUNC = acmetrace._hist_serialize,
-    DESERIALFUNC = acmetrace._hist_deserialize, PARALLEL = SAFE
+    SFUNC = acmetrace._bins_at_trans, STYPE = acmetrace.bins_state, FINALFUNC = acmetrace._bins_final,
+    COMBINEFUNC = acmetrace._bins_combine, PARALLEL = SAFE
 );
 COMMENT ON AGGREGATE acmetrace.bins_at(double precision, double precision[]) IS
   'Counts between k+1 increasing edges, as bigint[] indexed 0..k+1: [0] below the first edge, [i] for [edge i, edge i+1) (the last bin closed), [k+1] above the last edge. NULL and NaN values are not counted; no rows give NULL.';
 
 CREATE AGGREGATE acmetrace.cdf_at(value double precision, thresholds double precision[]) (
-    SFUNC = acmetrace._cdf_trans, STYPE = internal, FINALFUNC = acmetrace._cdf_final,
-    COMBINEFUNC = acmetrace._hist_combine, SERIALFUNC = acmetrace._hist_serialize,
-    DESERIALFUNC = acmetrace._hist_deserialize, PARALLEL = SAFE
+    SFUNC = acmetrace._bins_cdf_trans, STYPE = acmetrace.bins_state, FINALFUNC = acmetrace._bins_cdf_final,
+    COMBINEFUNC = acmetrace._bins_combine, PARALLEL = SAFE
 );
 COMMENT ON AGGREGATE acmetrace.cdf_at(double precision, double precision[]) IS
   'Percent of the non-NULL, non-NaN values <= each threshold, in the thresholds'' order (the AcmeTrace notebook''s len(v[v <= x]) / len(v) * 100). No values give NULL.';
 
 CREATE AGGREGATE acmetrace.weighted_cdf_at(value double precision, weight double precision, thresholds double precision[]) (
-    SFUNC = acmetrace._wcdf_trans, STYPE = internal, FINALFUNC = acmetrace._cdf_final,
-    COMBINEFUNC = acmetrace._hist_combine, SERIALFUNC = acmetrace._hist_serialize,
-    DESERIALFUNC = acmetrace._hist_deserialize, PARALLEL = SAFE
+    SFUNC = acmetrace._bins_wcdf_trans, STYPE = acmetrace.bins_state, FINALFUNC = acmetrace._bins_cdf_final,
+    COMBINEFUNC = acmetrace._bins_combine, PARALLEL = SAFE
 );
 COMMENT ON AGGREGATE acmetrace.weighted_cdf_at(double precision, double precision, double precision[]) IS
   'Percent of the total weight carried by rows with value <= each threshold (rows with a NULL or NaN value or weight are left out; negative or infinite weights are errors). Zero total weight gives NULL.';
