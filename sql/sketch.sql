@@ -222,6 +222,156 @@ SELECT acmetrace.rollup(s)::text = (SELECT acmetrace.rollup(s)::text FROM daily)
   FROM (SELECT type, acmetrace.rollup(s) AS s FROM daily GROUP BY type) t;
 SELECT acmetrace.rollup(s) IS NULL AS nothing_to_roll_up FROM daily WHERE false;
 
+-- The state is the type: delay_sketch_agg and rollup accumulate into a
+-- delay_sketch and have no final function.
+SELECT a.aggfnoid::regprocedure AS aggregate, a.aggtranstype::regtype AS state, a.aggtransfn,
+       a.aggfinalfn, a.aggcombinefn, a.aggserialfn, a.aggdeserialfn
+  FROM pg_aggregate a
+ WHERE a.aggfnoid IN ('acmetrace.delay_sketch_agg(float8)'::regprocedure,
+                      'acmetrace.delay_sketch_agg(float8, float8)'::regprocedure,
+                      'acmetrace.rollup(acmetrace.delay_sketch)'::regprocedure)
+ ORDER BY 1::text;
+-- Partial states as a Citus worker computes them: a helper aggregate with
+-- the same transition function and no final function, over 7 shards.
+-- Values are whole or quarter numbers, so every float sum is exact in any
+-- order and the texts must be identical.
+CREATE AGGREGATE pg_temp.sk_part(float8) (SFUNC = acmetrace._sketch_trans, STYPE = acmetrace.delay_sketch);
+CREATE AGGREGATE pg_temp.sk_part(float8, float8) (SFUNC = acmetrace._sketch_trans, STYPE = acmetrace.delay_sketch);
+CREATE TEMP TABLE shard_vals AS
+SELECT g % 7 AS shard,
+       CASE WHEN g % 11 = 0 THEN 0 ELSE floor(exp(((g * 7919) % 10007) / 10007.0 * 14)) + (g % 4) / 4.0 END AS x
+  FROM generate_series(1, 20000) g;
+CREATE TEMP TABLE partials AS
+SELECT shard, pg_temp.sk_part(x) AS s, pg_temp.sk_part(x, 0.02) AS s2 FROM shard_vals GROUP BY shard;
+-- (Separate queries: in one, the two would share a transition state.)
+SELECT (SELECT pg_temp.sk_part(x)::text FROM shard_vals)
+           = (SELECT acmetrace.delay_sketch_agg(x)::text FROM shard_vals) AS helper_equals_aggregate,
+       (SELECT pg_temp.sk_part(x, 0.02)::text FROM shard_vals)
+           = (SELECT acmetrace.delay_sketch_agg(x, 0.02)::text FROM shard_vals) AS helper_equals_aggregate_2;
+-- Through the text form (as Citus ships partials) and the binary form
+-- (COPY ... (FORMAT binary)): the same values.
+COPY (SELECT shard, s, s2 FROM partials ORDER BY shard) TO :'bin_path' (FORMAT binary);
+CREATE TEMP TABLE partials_bin (shard int, s acmetrace.delay_sketch, s2 acmetrace.delay_sketch);
+COPY partials_bin FROM :'bin_path' (FORMAT binary);
+SELECT count(*) AS partials,
+       bool_and(p.s::text::acmetrace.delay_sketch::text = p.s::text
+                AND p.s2::text::acmetrace.delay_sketch::text = p.s2::text) AS text_round_trip,
+       bool_and(b.s::text = p.s::text AND b.s2::text = p.s2::text) AS binary_round_trip,
+       bool_and(acmetrace.delay_sketch_send(b.s) = acmetrace.delay_sketch_send(p.s)) AS same_bytes
+  FROM partials p JOIN partials_bin b USING (shard);
+-- Combined in any order, from the states or from their text, they are the
+-- single-pass sketch.
+SELECT o.name,
+       (SELECT CASE o.name
+                   WHEN 'ascending' THEN acmetrace.rollup(p.s ORDER BY p.shard)
+                   WHEN 'descending' THEN acmetrace.rollup(p.s ORDER BY p.shard DESC)
+                   ELSE acmetrace.rollup(p.s ORDER BY md5(p.shard::text)) END::text
+          FROM partials p) = w.s AS from_states,
+       (SELECT CASE o.name
+                   WHEN 'ascending' THEN acmetrace.rollup(p.s::text::acmetrace.delay_sketch ORDER BY p.shard)
+                   WHEN 'descending' THEN acmetrace.rollup(p.s::text::acmetrace.delay_sketch ORDER BY p.shard DESC)
+                   ELSE acmetrace.rollup(p.s::text::acmetrace.delay_sketch ORDER BY md5(p.shard::text)) END::text
+          FROM partials p) = w.s AS from_text,
+       (SELECT CASE o.name
+                   WHEN 'ascending' THEN acmetrace.rollup(b.s2 ORDER BY b.shard)
+                   WHEN 'descending' THEN acmetrace.rollup(b.s2 ORDER BY b.shard DESC)
+                   ELSE acmetrace.rollup(b.s2 ORDER BY md5(b.shard::text)) END::text
+          FROM partials_bin b) = w.s2 AS from_binary_error_2
+  FROM (VALUES ('ascending'), ('descending'), ('hashed')) o(name),
+       (SELECT acmetrace.delay_sketch_agg(x)::text AS s, acmetrace.delay_sketch_agg(x, 0.02)::text AS s2
+          FROM shard_vals) w
+ ORDER BY 1;
+-- The same partials combined by parallel workers (Finalize over Partial
+-- Aggregate): the combine function reads flat states a worker wrote.
+CREATE TABLE partials_many AS SELECT p.* FROM partials p, generate_series(1, 300) g;
+ANALYZE partials_many;
+SET parallel_setup_cost = 0;
+SET parallel_tuple_cost = 0;
+SET min_parallel_table_scan_size = 0;
+SET max_parallel_workers_per_gather = 2;
+EXPLAIN (COSTS OFF) SELECT shard, acmetrace.rollup(s) FROM partials_many GROUP BY shard;
+SELECT count(*) AS shards, bool_and(r.s::text = p.s::text) AS equal_to_300_times_the_partial
+  FROM (SELECT shard, acmetrace.rollup(s) AS s FROM partials_many GROUP BY shard) r
+  JOIN (SELECT shard, acmetrace.rollup(p.s) AS s FROM partials p, generate_series(1, 300) g GROUP BY shard) p USING (shard);
+RESET parallel_setup_cost;
+RESET parallel_tuple_cost;
+RESET min_parallel_table_scan_size;
+RESET max_parallel_workers_per_gather;
+-- A flat state (here an INITCOND) is read and carried on: the sketch of
+-- {0,12,20} plus 5 and 7 is the sketch of all five; a state keeps its
+-- relative error unless one is passed, which must then match.
+CREATE AGGREGATE pg_temp.sk_more(float8) (SFUNC = acmetrace._sketch_trans, STYPE = acmetrace.delay_sketch,
+    INITCOND = 'v1 err=0.005 n=3 zeros=1 min=0 max=20 sum=32 int=1 b=249:1,+51:1');
+SELECT pg_temp.sk_more(x)::text = (SELECT acmetrace.delay_sketch_agg(y)::text FROM unnest('{0,12,20,5,7}'::float8[]) y)
+       AS continued
+  FROM unnest('{5,7}'::float8[]) x;
+SELECT pg_temp.sk_more(x) AS nulls_only FROM unnest('{NULL}'::float8[]) x;
+CREATE AGGREGATE pg_temp.sk_more_01(float8) (SFUNC = acmetrace._sketch_trans, STYPE = acmetrace.delay_sketch,
+    INITCOND = 'v1 err=0.01 n=0 zeros=0 min=0 max=0 sum=0 int=1 b=');
+CREATE AGGREGATE pg_temp.sk_more_01(float8, float8) (SFUNC = acmetrace._sketch_trans, STYPE = acmetrace.delay_sketch,
+    INITCOND = 'v1 err=0.01 n=0 zeros=0 min=0 max=0 sum=0 int=1 b=');
+SELECT pg_temp.sk_more_01(x) FROM unnest('{1,10}'::float8[]) x;
+SELECT pg_temp.sk_more_01(x, 0.01) FROM unnest('{1,10}'::float8[]) x;
+CREATE AGGREGATE pg_temp.sk_roll_more(acmetrace.delay_sketch) (SFUNC = acmetrace._sketch_combine,
+    STYPE = acmetrace.delay_sketch, INITCOND = 'v1 err=0.005 n=3 zeros=1 min=0 max=20 sum=32 int=1 b=249:1,+51:1');
+SELECT pg_temp.sk_roll_more(s)::text = (SELECT acmetrace.delay_sketch_agg(y)::text FROM unnest('{0,12,20,0,12,20}'::float8[]) y)
+       AS rolled_onto
+  FROM (VALUES (:'s'::acmetrace.delay_sketch), (NULL)) v(s);
+\set VERBOSITY terse
+SELECT pg_temp.sk_more_01(x, 0.005) FROM unnest('{1,10}'::float8[]) x;
+\echo :LAST_ERROR_SQLSTATE
+SELECT pg_temp.sk_roll_more(s) FROM (VALUES ('v1 err=0.01 n=1 zeros=0 min=1 max=1 sum=1 int=1 b=0:1'::acmetrace.delay_sketch)) v(s);
+\echo :LAST_ERROR_SQLSTATE
+-- A crafted INITCOND is refused by the type's input.
+CREATE AGGREGATE pg_temp.sk_bad(float8) (SFUNC = acmetrace._sketch_trans, STYPE = acmetrace.delay_sketch,
+    INITCOND = 'v1 err=0.005 n=3 zeros=1 min=0 max=20 sum=32 int=1 b=249:1,+51:2');
+\echo :LAST_ERROR_SQLSTATE
+-- The support functions outside an aggregate: NULL input passes the state
+-- through; anything else needs an aggregate.
+SELECT acmetrace._sketch_trans(NULL, NULL) IS NULL AS null_null,
+       acmetrace._sketch_trans(:'s', NULL)::text = :'s' AS state_kept,
+       acmetrace._sketch_combine(NULL, NULL) IS NULL AS combine_null_null,
+       acmetrace._sketch_combine(:'s', NULL)::text = :'s' AS combine_state_kept;
+SELECT acmetrace._sketch_trans(NULL, 1);
+\echo :LAST_ERROR_SQLSTATE
+SELECT acmetrace._sketch_trans(:'s', 1);
+SELECT acmetrace._sketch_trans(NULL, 1, 0.01);
+SELECT acmetrace._sketch_combine(NULL, :'s');
+SELECT acmetrace._sketch_combine(:'s', :'s');
+\set VERBOSITY default
+-- Window frames: a running sketch, and a moving frame that restarts the
+-- aggregate on every row.
+SELECT x, acmetrace.count(r) AS running, acmetrace.max(r) AS running_max,
+       acmetrace.count(m) AS moving, acmetrace.min(m) AS moving_min
+  FROM (SELECT x, acmetrace.delay_sketch_agg(x) OVER (ORDER BY x) AS r,
+               acmetrace.delay_sketch_agg(x) OVER (ORDER BY x ROWS BETWEEN 2 PRECEDING AND CURRENT ROW) AS m
+          FROM generate_series(1, 6) x) q
+ ORDER BY x;
+-- Hash aggregation past work_mem (the states stay in memory, new groups'
+-- rows spill) equals sorted aggregation.
+SET work_mem = '64kB';
+SET enable_sort = off;
+EXPLAIN (COSTS OFF) SELECT g % 2000, acmetrace.delay_sketch_agg(g) FROM generate_series(1, 40000) g GROUP BY 1;
+CREATE FUNCTION pg_temp.hash_batches(q text) RETURNS int LANGUAGE plpgsql AS $$
+DECLARE
+    plan json;
+BEGIN
+    EXECUTE 'EXPLAIN (ANALYZE, TIMING OFF, FORMAT JSON) ' || q INTO plan;
+    RETURN (plan -> 0 -> 'Plan' ->> 'HashAgg Batches')::int;
+END
+$$;
+SELECT pg_temp.hash_batches('SELECT g % 2000, acmetrace.delay_sketch_agg(g) FROM generate_series(1, 40000) g GROUP BY 1') > 1
+       AS spilled;
+CREATE TEMP TABLE hashed AS
+SELECT g % 2000 AS k, acmetrace.delay_sketch_agg(g) AS s FROM generate_series(1, 40000) g GROUP BY 1;
+RESET enable_sort;
+SET enable_hashagg = off;
+SELECT count(*) AS groups, bool_and(h.s::text = o.s::text) AS hashed_equals_sorted
+  FROM hashed h
+  JOIN (SELECT g % 2000 AS k, acmetrace.delay_sketch_agg(g) AS s FROM generate_series(1, 40000) g GROUP BY 1) o USING (k);
+RESET enable_hashagg;
+RESET work_mem;
+
 -- The fn_extra cache follows the value: rows alternate between sketches of
 -- the same size and between in-memory and TOASTed sketches.  Medians are
 -- far apart, so a stale cache would show.
@@ -313,5 +463,96 @@ SELECT * FROM acmetrace.queue_percentiles('nope');
 SELECT * FROM acmetrace.queue_percentiles('g', NULL);
 \set VERBOSITY default
 
-DROP TABLE bin, src, sets, grid, exact, serial, parallel, month, daily, vals_src, vals, one;
+DROP TABLE bin, src, sets, grid, exact, serial, parallel, month, daily, vals_src, vals, one,
+           shard_vals, partials, partials_bin, partials_many, hashed;
+DROP AGGREGATE pg_temp.sk_part(float8), pg_temp.sk_part(float8, float8), pg_temp.sk_more(float8),
+               pg_temp.sk_more_01(float8), pg_temp.sk_more_01(float8, float8),
+               pg_temp.sk_roll_more(acmetrace.delay_sketch);
+
+-- The 0.1.0 SQL (STYPE internal, with serialize, deserialize and final
+-- functions) on this library: the trans, rollup and combine symbols it
+-- names are the new functions, and serialize, deserialize and final are
+-- adapters over the same state.  Its sketches, serial and through parallel
+-- workers, equal this version's; ALTER EXTENSION UPDATE then leaves the
+-- sketch objects exactly as a fresh install has them.
+CREATE FUNCTION pg_temp.sketch_catalog() RETURNS SETOF text LANGUAGE sql AS $$
+SELECT pg_describe_object(d.classid, d.objid, 0) || ' | '
+       || coalesce(pg_catalog.obj_description(d.objid, c.relname), '')
+       || coalesce(' | ' || (SELECT format('%s %s %s %s %s %s %s', p.prosrc, p.proisstrict, p.provolatile, p.proparallel,
+                                           p.prorettype::regtype, p.proargnames, p.proargdefaults IS NOT NULL)
+                               FROM pg_proc p WHERE d.classid = 'pg_proc'::regclass AND p.oid = d.objid), '')
+       || coalesce(' | ' || (SELECT format('%s %s %s %s %s %s %s %s', a.aggtransfn, a.aggtranstype::regtype, a.aggtransspace,
+                                           a.aggfinalfn, a.aggcombinefn, a.aggserialfn, a.aggdeserialfn, a.agginitval)
+                               FROM pg_aggregate a WHERE d.classid = 'pg_proc'::regclass AND a.aggfnoid = d.objid), '')
+       || coalesce(' | ' || (SELECT format('%s %s %s', r.reloptions, pg_get_viewdef(r.oid),
+                                           (SELECT string_agg(t.attname || ': ' || coalesce(col_description(r.oid, t.attnum), '-'), '; ' ORDER BY t.attnum)
+                                              FROM pg_attribute t WHERE t.attrelid = r.oid AND t.attnum > 0))
+                               FROM pg_class r WHERE d.classid = 'pg_class'::regclass AND r.oid = d.objid), '')
+  FROM pg_depend d JOIN pg_class c ON c.oid = d.classid
+ WHERE d.refclassid = 'pg_extension'::regclass AND d.deptype = 'e'
+   AND d.refobjid = (SELECT oid FROM pg_extension WHERE extname = 'acmetrace')
+   AND pg_describe_object(d.classid, d.objid, 0) ~ 'sketch|queue_delay|percentile|rank_of|relative_error|acmetrace\.(count|mean|min|max)\('
+$$;
+CREATE TEMP TABLE fresh_catalog AS SELECT * FROM pg_temp.sketch_catalog() c;
+SELECT count(*) AS fresh_sketch_objects FROM fresh_catalog;
+DROP EXTENSION acmetrace;
+DROP SCHEMA acmetrace;
+CREATE EXTENSION acmetrace VERSION '0.1.0';
+SELECT a.aggfnoid::regprocedure AS aggregate, a.aggtranstype::regtype AS state, a.aggfinalfn, a.aggserialfn
+  FROM pg_aggregate a
+ WHERE a.aggfnoid IN ('acmetrace.delay_sketch_agg(float8)'::regprocedure, 'acmetrace.rollup(acmetrace.delay_sketch)'::regprocedure)
+ ORDER BY 1::text;
+-- Quarter values: float sums are exact in any order.
+CREATE TABLE old_vals AS
+SELECT g % 5 AS k, g % 3 AS part, (g % 1000) + (g % 4) / 4.0::float8 AS x FROM generate_series(1, 30000) g;
+ANALYZE old_vals;
+CREATE TEMP TABLE old_serial AS
+SELECT k, acmetrace.delay_sketch_agg(x)::text AS s, acmetrace.delay_sketch_agg(x, 0.01)::text AS s1
+  FROM old_vals GROUP BY k;
+CREATE TABLE old_parts AS
+SELECT k, part, acmetrace.delay_sketch_agg(x) AS s FROM old_vals GROUP BY k, part;
+CREATE TABLE old_parts_many AS SELECT p.* FROM old_parts p, generate_series(1, 200) g;
+ANALYZE old_parts_many;
+CREATE TEMP TABLE old_rollup AS
+SELECT k, acmetrace.rollup(s)::text AS s FROM old_parts GROUP BY k;
+SET force_parallel_mode = on;
+SET parallel_setup_cost = 0;
+SET parallel_tuple_cost = 0;
+SET min_parallel_table_scan_size = 0;
+SET max_parallel_workers_per_gather = 2;
+SET parallel_leader_participation = off;
+EXPLAIN (COSTS OFF) SELECT k, acmetrace.delay_sketch_agg(x) FROM old_vals GROUP BY k;
+SELECT count(*) AS groups, bool_and(p.s = o.s AND p.s1 = o.s1) AS old_parallel_equals_old_serial
+  FROM (SELECT k, acmetrace.delay_sketch_agg(x)::text AS s, acmetrace.delay_sketch_agg(x, 0.01)::text AS s1
+          FROM old_vals GROUP BY k) p JOIN old_serial o USING (k);
+EXPLAIN (COSTS OFF) SELECT k, acmetrace.rollup(s) FROM old_parts_many GROUP BY k;
+CREATE TEMP TABLE old_parallel_rollup AS
+SELECT k, acmetrace.rollup(s)::text AS s FROM old_parts_many GROUP BY k;
+RESET parallel_leader_participation;
+RESET force_parallel_mode;
+RESET parallel_setup_cost;
+RESET parallel_tuple_cost;
+RESET min_parallel_table_scan_size;
+RESET max_parallel_workers_per_gather;
+SELECT count(*) AS groups, bool_and(r.s = o.s) AS rollup_equals_whole
+  FROM old_rollup r JOIN old_serial o USING (k);
+-- The update: the new aggregates give the same texts as the old ones.
+ALTER EXTENSION acmetrace UPDATE;
+SELECT extversion FROM pg_extension WHERE extname = 'acmetrace';
+SELECT count(*) AS groups,
+       bool_and(n.s = o.s AND n.s1 = o.s1) AS same_sketches,
+       bool_and(n.r = o.s) AS same_rollups,
+       bool_and(n.r200 = op.s) AS same_parallel_rollups
+  FROM (SELECT v.k, acmetrace.delay_sketch_agg(v.x)::text AS s, acmetrace.delay_sketch_agg(v.x, 0.01)::text AS s1,
+               (SELECT acmetrace.rollup(p.s)::text FROM old_parts p WHERE p.k = v.k) AS r,
+               (SELECT acmetrace.rollup(p.s)::text FROM old_parts_many p WHERE p.k = v.k) AS r200
+          FROM old_vals v GROUP BY v.k) n
+  JOIN old_serial o USING (k) JOIN old_parallel_rollup op USING (k);
+-- The sketch objects (support functions, aggregates, accessors, the two
+-- views with their options and column comments) as a fresh install has them.
+SELECT 'fresh only' AS side, f FROM (SELECT * FROM fresh_catalog EXCEPT SELECT * FROM pg_temp.sketch_catalog() c) x(f)
+UNION ALL
+SELECT 'updated only', u FROM (SELECT * FROM pg_temp.sketch_catalog() c EXCEPT SELECT * FROM fresh_catalog) y(u)
+ORDER BY 1, 2;
+DROP TABLE old_vals, old_parts, old_parts_many, old_serial, old_rollup, old_parallel_rollup, fresh_catalog;
 DROP EXTENSION acmetrace;

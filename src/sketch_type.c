@@ -5,7 +5,8 @@
  * Text form:   v1 err=0.005 n=3 zeros=1 min=0 max=20 sum=32 int=1 b=249:1,+51:1
  * Binary form: the serialized bytes of src/core/sketch.h.
  * Both are checked field by field and stored re-encoded, so a stored value
- * is always canonical.
+ * is always canonical.  The aggregates' state is the same type, expanded
+ * (SkEO); its flat form is these bytes.
  */
 #include "postgres.h"
 
@@ -15,6 +16,7 @@
 #include "lib/stringinfo.h"
 #include "libpq/pqformat.h"
 #include "utils/builtins.h"
+#include "utils/float.h"
 #include "utils/memutils.h"
 
 #include "glue.h"
@@ -110,6 +112,104 @@ sk_raise(at_sk_err e, double value)
 	}
 }
 
+/* ---- the expanded form ---- */
+
+static Size
+sk_eo_flat_size(ExpandedObjectHeader *eoh)
+{
+	return VARHDRSZ + at_sk_encoded_size(&((SkEO *) eoh)->sk);
+}
+
+static void
+sk_eo_flatten(ExpandedObjectHeader *eoh, void *result, Size allocated_size)
+{
+	const at_sketch *sk = &((SkEO *) eoh)->sk;
+
+	/* the size was asked for just before; a mismatch would overrun result */
+	if (allocated_size != VARHDRSZ + at_sk_encoded_size(sk))
+		elog(ERROR, "delay_sketch flattened into %zu bytes, not %zu",
+			 (size_t) allocated_size, (size_t) (VARHDRSZ + at_sk_encoded_size(sk)));
+	at_sk_encode(sk, (unsigned char *) VARDATA(result));
+	SET_VARSIZE(result, allocated_size);
+}
+
+const ExpandedObjectMethods sk_eo_methods = {
+	sk_eo_flat_size,
+	sk_eo_flatten
+};
+
+static SkEO *
+sk_eo_of(Datum d)
+{
+	Pointer		p = DatumGetPointer(d);
+
+	if (VARATT_IS_EXTERNAL_EXPANDED(p))
+	{
+		ExpandedObjectHeader *eoh = DatumGetEOHP(d);
+
+		if (eoh->eoh_methods == &sk_eo_methods)
+			return (SkEO *) eoh;
+	}
+	return NULL;
+}
+
+SkEO *
+sk_eo_new(MemoryContext parent, double alpha)
+{
+	SkEO	   *eo = at_eo_new(parent, &sk_eo_methods, sizeof(SkEO), "delay_sketch");
+
+	at_sk_init(&eo->sk, alpha, at_cxt_mem, eo->hdr.eoh_context);
+	return eo;
+}
+
+SkEO *
+sk_eo_copy(MemoryContext parent, Datum d, int code)
+{
+	SkEO	   *src = sk_eo_of(d);
+	SkEO	   *eo;
+
+	if (src != NULL)
+	{
+		at_sk_err	e;
+
+		eo = sk_eo_new(parent, src->sk.alpha);
+		e = at_sk_merge(&eo->sk, &src->sk);
+		if (e != AT_SK_OK)
+			sk_raise(e, get_float8_nan());
+		eo->sk.integral = src->sk.integral; /* kept by an empty sketch too */
+	}
+	else
+	{
+		struct varlena *raw = (struct varlena *) DatumGetPointer(d);
+		struct varlena *v = pg_detoast_datum_packed(raw);
+
+		eo = at_eo_new(parent, &sk_eo_methods, sizeof(SkEO), "delay_sketch");
+		sk_read(&eo->sk, VARDATA_ANY(v), VARSIZE_ANY_EXHDR(v), eo->hdr.eoh_context, code);
+		if (v != raw)
+			pfree(v);
+	}
+	return eo;
+}
+
+const at_sketch *
+sk_view(Datum d, at_sketch *tmp, bool *decoded, int code)
+{
+	SkEO	   *eo = sk_eo_of(d);
+	struct varlena *raw;
+	struct varlena *v;
+
+	*decoded = false;
+	if (eo != NULL)
+		return &eo->sk;
+	raw = (struct varlena *) DatumGetPointer(d);
+	v = pg_detoast_datum_packed(raw);
+	sk_read(tmp, VARDATA_ANY(v), VARSIZE_ANY_EXHDR(v), CurrentMemoryContext, code);
+	if (v != raw)
+		pfree(v);
+	*decoded = true;
+	return tmp;
+}
+
 /* ---- text ---- */
 
 Datum
@@ -132,19 +232,21 @@ acmetrace_sketch_in(PG_FUNCTION_ARGS)
 	PG_RETURN_BYTEA_P(out);
 }
 
+/* An expanded value (an aggregate's state, as Citus prints it) is read in place. */
 Datum
 acmetrace_sketch_out(PG_FUNCTION_ARGS)
 {
-	bytea	   *v = PG_GETARG_BYTEA_PP(0);
-	at_sketch	sk;
+	at_sketch	tmp;
+	bool		decoded;
+	const at_sketch *sk = sk_view(PG_GETARG_DATUM(0), &tmp, &decoded, ERRCODE_DATA_CORRUPTED);
 	size_t		len;
 	char	   *buf;
 
-	sk_read(&sk, VARDATA_ANY(v), VARSIZE_ANY_EXHDR(v), CurrentMemoryContext, ERRCODE_DATA_CORRUPTED);
-	len = at_sk_format(&sk, NULL, 0);
+	len = at_sk_format(sk, NULL, 0);
 	buf = palloc(len + 1);
-	at_sk_format(&sk, buf, len + 1);
-	at_sk_free(&sk);
+	at_sk_format(sk, buf, len + 1);
+	if (decoded)
+		at_sk_free(&tmp);
 	PG_RETURN_CSTRING(buf);
 }
 
@@ -193,9 +295,17 @@ sk_arg(FunctionCallInfo fcinfo, int argno)
 	struct varlena *raw = (struct varlena *) DatumGetPointer(PG_GETARG_DATUM(argno));
 	Size		rawlen = VARSIZE_ANY(raw);
 	SkCache    *c = fcinfo->flinfo->fn_extra;
+	SkEO	   *eo = sk_eo_of(PointerGetDatum(raw));
 	struct varlena *v;
 	at_sk_err	e;
 
+	/*
+	 * An expanded value (a read-write one may change between calls) is read
+	 * in place, unprepared: a linear scan of its buckets per question beats
+	 * a flatten and a decode.
+	 */
+	if (eo != NULL)
+		return &eo->sk;
 	if (c == NULL)
 		c = fcinfo->flinfo->fn_extra = MemoryContextAllocZero(cxt, sizeof(SkCache));
 	if (c->valid && c->keylen == rawlen && memcmp(c->key, raw, rawlen) == 0)

@@ -273,3 +273,98 @@ CREATE AGGREGATE acmetrace.weighted_cdf_at(value double precision, weight double
 );
 COMMENT ON AGGREGATE acmetrace.weighted_cdf_at(double precision, double precision, double precision[]) IS
   'Percent of the total weight carried by rows with value <= each threshold (rows with a NULL or NaN value or weight are left out; negative or infinite weights are errors). Zero total weight gives NULL.';
+
+-- delay_sketch_agg and rollup(delay_sketch) accumulate into the sketch type
+-- itself, kept expanded, instead of internal: Citus splits only aggregates
+-- whose state is a real type, shipping partial states through its text
+-- form.  The views over delay_sketch_agg are dropped first and recreated
+-- below as a fresh install defines them.  The 0.1.0 support functions' C
+-- symbols stay in the library for older SQL.
+DROP VIEW acmetrace.v_queue_delay;
+DROP VIEW acmetrace.queue_delay_summary;
+DROP AGGREGATE acmetrace.delay_sketch_agg(double precision);
+DROP AGGREGATE acmetrace.delay_sketch_agg(double precision, double precision);
+DROP AGGREGATE acmetrace.rollup(acmetrace.delay_sketch);
+DROP FUNCTION acmetrace._sketch_trans(internal, double precision);
+DROP FUNCTION acmetrace._sketch_trans(internal, double precision, double precision);
+DROP FUNCTION acmetrace._sketch_rollup_trans(internal, acmetrace.delay_sketch);
+DROP FUNCTION acmetrace._sketch_combine(internal, internal);
+DROP FUNCTION acmetrace._sketch_serialize(internal);
+DROP FUNCTION acmetrace._sketch_deserialize(bytea, internal);
+DROP FUNCTION acmetrace._sketch_final(internal);
+
+CREATE FUNCTION acmetrace._sketch_trans(acmetrace.delay_sketch, double precision)
+RETURNS acmetrace.delay_sketch
+AS 'MODULE_PATHNAME', 'acmetrace_sketch_trans'
+LANGUAGE C IMMUTABLE PARALLEL SAFE;
+
+CREATE FUNCTION acmetrace._sketch_trans(acmetrace.delay_sketch, double precision, double precision)
+RETURNS acmetrace.delay_sketch
+AS 'MODULE_PATHNAME', 'acmetrace_sketch_trans'
+LANGUAGE C IMMUTABLE PARALLEL SAFE;
+
+CREATE FUNCTION acmetrace._sketch_combine(acmetrace.delay_sketch, acmetrace.delay_sketch)
+RETURNS acmetrace.delay_sketch
+AS 'MODULE_PATHNAME', 'acmetrace_sketch_combine'
+LANGUAGE C IMMUTABLE PARALLEL SAFE;
+
+CREATE AGGREGATE acmetrace.delay_sketch_agg(value double precision) (
+    SFUNC = acmetrace._sketch_trans,
+    STYPE = acmetrace.delay_sketch,
+    SSPACE = 16384,
+    COMBINEFUNC = acmetrace._sketch_combine,
+    PARALLEL = SAFE
+);
+COMMENT ON AGGREGATE acmetrace.delay_sketch_agg(double precision) IS
+  'Sketch of the non-NULL values with relative error 0.005: each percentile is within 0.5% of the value of that rank. Values must be >= 0 and finite; no values give NULL.';
+
+CREATE AGGREGATE acmetrace.delay_sketch_agg(value double precision, relative_error double precision) (
+    SFUNC = acmetrace._sketch_trans,
+    STYPE = acmetrace.delay_sketch,
+    SSPACE = 16384,
+    COMBINEFUNC = acmetrace._sketch_combine,
+    PARALLEL = SAFE
+);
+COMMENT ON AGGREGATE acmetrace.delay_sketch_agg(double precision, double precision) IS
+  'Sketch of the non-NULL values with the given relative error (0.001 to 0.25, constant within a group). Values must be >= 0 and finite; no values give NULL.';
+
+-- Rolling up is combining: one function is both transition and combine.
+CREATE AGGREGATE acmetrace.rollup(acmetrace.delay_sketch) (
+    SFUNC = acmetrace._sketch_combine,
+    STYPE = acmetrace.delay_sketch,
+    SSPACE = 16384,
+    COMBINEFUNC = acmetrace._sketch_combine,
+    PARALLEL = SAFE
+);
+COMMENT ON AGGREGATE acmetrace.rollup(acmetrace.delay_sketch) IS
+  'Merges stored sketches into one, exactly as if one sketch had seen all their values. The sketches must share a relative error; NULLs are skipped.';
+
+CREATE VIEW acmetrace.queue_delay_summary AS
+SELECT s.cluster, s.type, acmetrace.count(s.sk) AS jobs,
+       acmetrace.percentile(s.sk, 0.5) AS p50_s,
+       acmetrace.percentile(s.sk, 0.9) AS p90_s,
+       acmetrace.percentile(s.sk, 0.99) AS p99_s,
+       acmetrace.mean(s.sk) AS mean_s,
+       acmetrace.max(s.sk) AS max_s
+  FROM (SELECT j.cluster, j.type, acmetrace.delay_sketch_agg(j.wait_s) AS sk
+          FROM acmetrace.jobs j
+         WHERE j.wait_s >= 0
+         GROUP BY j.cluster, j.type) s;
+COMMENT ON VIEW acmetrace.queue_delay_summary IS
+  'Queueing delay per cluster and job type: jobs, p50/p90/p99 (within 0.5%), mean and max in seconds. Jobs that never started or started before their submit time are left out.';
+-- views.sql sets security_invoker on every view of the extension.
+ALTER VIEW acmetrace.queue_delay_summary SET (security_invoker = true);
+
+CREATE VIEW acmetrace.v_queue_delay WITH (security_invoker = true) AS
+    SELECT * FROM acmetrace.queue_delay_summary;
+COMMENT ON VIEW acmetrace.v_queue_delay IS
+  'Queueing delay percentiles per cluster and job type, within 0.5% (acmetrace.queue_delay_summary).';
+-- The column comments views.sql gives v_queue_delay.
+COMMENT ON COLUMN acmetrace.v_queue_delay.cluster IS 'Cluster name (acmetrace.clusters.cluster)';
+COMMENT ON COLUMN acmetrace.v_queue_delay.type IS 'Job type as published; NULL when the trace has no types';
+COMMENT ON COLUMN acmetrace.v_queue_delay.jobs IS 'Jobs that started (wait_s >= 0), CPU jobs included';
+COMMENT ON COLUMN acmetrace.v_queue_delay.p50_s IS 'Median queueing delay (start - submit), seconds, within 0.5%';
+COMMENT ON COLUMN acmetrace.v_queue_delay.p90_s IS '90th percentile of queueing delay, seconds, within 0.5%';
+COMMENT ON COLUMN acmetrace.v_queue_delay.p99_s IS '99th percentile of queueing delay, seconds, within 0.5%';
+COMMENT ON COLUMN acmetrace.v_queue_delay.mean_s IS 'Mean queueing delay, seconds';
+COMMENT ON COLUMN acmetrace.v_queue_delay.max_s IS 'Largest queueing delay, seconds';

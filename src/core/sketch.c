@@ -490,6 +490,45 @@ at_sk_encoded_bound(const at_sketch *sk)
 	return AT_SK_HEADER + span * (5 + 10);
 }
 
+static size_t
+varint_len(uint64_t v)
+{
+	size_t		n = 1;
+
+	while (v >= 0x80)
+	{
+		v >>= 7;
+		n++;
+	}
+	return n;
+}
+
+/* Mirrors at_sk_encode without writing: the expanded state's flat size. */
+size_t
+at_sk_encoded_size(const at_sketch *sk)
+{
+	size_t		n = AT_SK_HEADER;
+	int32_t		prev = 0;
+	int			started = 0;
+
+	if (HAS_BUCKETS(sk))
+		for (int32_t i = sk->first; i <= sk->last; i++)
+		{
+			uint64_t	c = sk->counts[i - sk->lo];
+
+			if (c == 0)
+				continue;
+			if (!started)
+				n += varint_len(i < 0 ? ((uint64_t) (-(int64_t) i) << 1) - 1 : (uint64_t) i << 1);
+			else
+				n += varint_len((uint64_t) (i - prev));
+			n += varint_len(c);
+			prev = i;
+			started = 1;
+		}
+	return n;
+}
+
 size_t
 at_sk_encode(const at_sketch *sk, unsigned char *buf)
 {

@@ -154,6 +154,8 @@ extern double at_sk_rank(const at_sketch *sk, double x);
 /* Serialized form (big-endian, varint buckets): size bound, and writer. */
 extern size_t at_sk_encoded_bound(const at_sketch *sk);
 extern size_t at_sk_encode(const at_sketch *sk, unsigned char *buf);
+/* Exactly the bytes at_sk_encode writes. */
+extern size_t at_sk_encoded_size(const at_sketch *sk);
 
 /*
  * Reads a serialized sketch into sk (initialized by this call with mem);

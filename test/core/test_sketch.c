@@ -339,7 +339,7 @@ test_memory_bound(void)
 	n = at_sk_encode(&sk, b);
 	CHECK(sk.last - sk.first + 1 <= 1850 && sk.cap == (uint32_t) (sk.last - sk.first + 64) / 64 * 64,
 		  "10^6 values over 1..10^8: %d buckets, %u KiB of counts", sk.last - sk.first + 1, sk.cap * 8 / 1024);
-	CHECK(n < 8192, "serialized in %zu bytes", n);
+	CHECK(n < 8192 && n == at_sk_encoded_size(&sk), "serialized in %zu bytes, as at_sk_encoded_size says", n);
 	free(b);
 	at_sk_free(&sk);
 }
@@ -556,6 +556,44 @@ test_fast_path(void)
 	at_sk_free(&b);
 }
 
+/*
+ * at_sk_encoded_size (the expanded aggregate state's flat size) is exactly
+ * what at_sk_encode writes: empty, zeros only, negative bucket indices,
+ * one bucket, and wide spans with long varints.
+ */
+static void
+test_encoded_size(void)
+{
+	static const double sets[][6] = {
+		{-1},
+		{0, 0, -1},
+		{1e-300, 0.5, 0.001, -1},
+		{42, -1},
+		{1, 1e8, 1e15, 3.5, 0, -1},
+	};
+	int			bad = 0;
+
+	for (size_t s = 0; s < sizeof(sets) / sizeof(sets[0]); s++)
+		for (int k = 0; k < 3; k++)
+		{
+			at_sketch	sk;
+			unsigned char *b;
+			size_t		n;
+
+			at_sk_init(&sk, k == 0 ? 0.005 : k == 1 ? 0.001 : 0.25, tap_mem, NULL);
+			for (int i = 0; sets[s][i] >= 0; i++)
+				for (int rep = 0; rep < (i + 1) * 300; rep++)	/* counts past one varint byte */
+					at_sk_add(&sk, sets[s][i]);
+			b = malloc(at_sk_encoded_bound(&sk));
+			n = at_sk_encode(&sk, b);
+			if (n != at_sk_encoded_size(&sk) || n > at_sk_encoded_bound(&sk))
+				bad++;
+			free(b);
+			at_sk_free(&sk);
+		}
+	CHECK(bad == 0, "at_sk_encoded_size equals the bytes at_sk_encode writes (15 sketches)");
+}
+
 void
 test_sketch(void)
 {
@@ -567,4 +605,5 @@ test_sketch(void)
 	test_refusals();
 	test_memory_bound();
 	test_formats();
+	test_encoded_size();
 }

@@ -88,6 +88,8 @@ sk_binary_roundtrip(const at_sketch *sk)
 
 	n = at_sk_encode(sk, b);
 	FUZZ_CHECK(n <= bound && n >= AT_SK_HEADER, "encoded %zu bytes, bound %zu", n, bound);
+	/* the expanded aggregate state's flat size */
+	FUZZ_CHECK(n == at_sk_encoded_size(sk), "encoded %zu bytes, at_sk_encoded_size %zu", n, at_sk_encoded_size(sk));
 	msg = at_sk_decode(&back, b, n, fuzz_mem, &fuzz_live);
 	FUZZ_CHECK(msg == NULL, "own encoding rejected: %s", msg);
 	FUZZ_CHECK(sk_equal(sk, &back), "encoding decodes to another sketch");

@@ -35,50 +35,30 @@ CREATE TYPE acmetrace.delay_sketch (
 COMMENT ON TYPE acmetrace.delay_sketch IS
   'Quantile sketch of non-negative values: every percentile is within the relative error (default 0.5%) of the value of that rank; mergeable with acmetrace.rollup. Text form v1 err=<e> n=<count> zeros=<count> min=<x> max=<x> sum=<x> int=<0|1> b=<bucket>:<count>,+<step>:<count>...';
 
--- Aggregate support: the state is an internal bucket array.
-CREATE FUNCTION acmetrace._sketch_trans(internal, double precision)
-RETURNS internal
-AS 'MODULE_PATHNAME', 'acmetrace_sketch_trans'
-LANGUAGE C IMMUTABLE PARALLEL SAFE;
-
-CREATE FUNCTION acmetrace._sketch_trans(internal, double precision, double precision)
-RETURNS internal
-AS 'MODULE_PATHNAME', 'acmetrace_sketch_trans'
-LANGUAGE C IMMUTABLE PARALLEL SAFE;
-
-CREATE FUNCTION acmetrace._sketch_rollup_trans(internal, acmetrace.delay_sketch)
-RETURNS internal
-AS 'MODULE_PATHNAME', 'acmetrace_sketch_rollup_trans'
-LANGUAGE C IMMUTABLE PARALLEL SAFE;
-
-CREATE FUNCTION acmetrace._sketch_combine(internal, internal)
-RETURNS internal
-AS 'MODULE_PATHNAME', 'acmetrace_sketch_combine'
-LANGUAGE C IMMUTABLE PARALLEL SAFE;
-
-CREATE FUNCTION acmetrace._sketch_serialize(internal)
-RETURNS bytea
-AS 'MODULE_PATHNAME', 'acmetrace_sketch_serialize'
-LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
-
-CREATE FUNCTION acmetrace._sketch_deserialize(bytea, internal)
-RETURNS internal
-AS 'MODULE_PATHNAME', 'acmetrace_sketch_deserialize'
-LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
-
-CREATE FUNCTION acmetrace._sketch_final(internal)
+-- Aggregate support: the state is the sketch itself, kept expanded (its
+-- bucket array updated in place) while the aggregate runs, so partial
+-- states travel through the type's own text and binary forms.  No final
+-- function: the state is the result.
+CREATE FUNCTION acmetrace._sketch_trans(acmetrace.delay_sketch, double precision)
 RETURNS acmetrace.delay_sketch
-AS 'MODULE_PATHNAME', 'acmetrace_sketch_final'
+AS 'MODULE_PATHNAME', 'acmetrace_sketch_trans'
+LANGUAGE C IMMUTABLE PARALLEL SAFE;
+
+CREATE FUNCTION acmetrace._sketch_trans(acmetrace.delay_sketch, double precision, double precision)
+RETURNS acmetrace.delay_sketch
+AS 'MODULE_PATHNAME', 'acmetrace_sketch_trans'
+LANGUAGE C IMMUTABLE PARALLEL SAFE;
+
+CREATE FUNCTION acmetrace._sketch_combine(acmetrace.delay_sketch, acmetrace.delay_sketch)
+RETURNS acmetrace.delay_sketch
+AS 'MODULE_PATHNAME', 'acmetrace_sketch_combine'
 LANGUAGE C IMMUTABLE PARALLEL SAFE;
 
 CREATE AGGREGATE acmetrace.delay_sketch_agg(value double precision) (
     SFUNC = acmetrace._sketch_trans,
-    STYPE = internal,
+    STYPE = acmetrace.delay_sketch,
     SSPACE = 16384,
-    FINALFUNC = acmetrace._sketch_final,
     COMBINEFUNC = acmetrace._sketch_combine,
-    SERIALFUNC = acmetrace._sketch_serialize,
-    DESERIALFUNC = acmetrace._sketch_deserialize,
     PARALLEL = SAFE
 );
 COMMENT ON AGGREGATE acmetrace.delay_sketch_agg(double precision) IS
@@ -86,25 +66,20 @@ COMMENT ON AGGREGATE acmetrace.delay_sketch_agg(double precision) IS
 
 CREATE AGGREGATE acmetrace.delay_sketch_agg(value double precision, relative_error double precision) (
     SFUNC = acmetrace._sketch_trans,
-    STYPE = internal,
+    STYPE = acmetrace.delay_sketch,
     SSPACE = 16384,
-    FINALFUNC = acmetrace._sketch_final,
     COMBINEFUNC = acmetrace._sketch_combine,
-    SERIALFUNC = acmetrace._sketch_serialize,
-    DESERIALFUNC = acmetrace._sketch_deserialize,
     PARALLEL = SAFE
 );
 COMMENT ON AGGREGATE acmetrace.delay_sketch_agg(double precision, double precision) IS
   'Sketch of the non-NULL values with the given relative error (0.001 to 0.25, constant within a group). Values must be >= 0 and finite; no values give NULL.';
 
+-- Rolling up is combining: one function is both transition and combine.
 CREATE AGGREGATE acmetrace.rollup(acmetrace.delay_sketch) (
-    SFUNC = acmetrace._sketch_rollup_trans,
-    STYPE = internal,
+    SFUNC = acmetrace._sketch_combine,
+    STYPE = acmetrace.delay_sketch,
     SSPACE = 16384,
-    FINALFUNC = acmetrace._sketch_final,
     COMBINEFUNC = acmetrace._sketch_combine,
-    SERIALFUNC = acmetrace._sketch_serialize,
-    DESERIALFUNC = acmetrace._sketch_deserialize,
     PARALLEL = SAFE
 );
 COMMENT ON AGGREGATE acmetrace.rollup(acmetrace.delay_sketch) IS
