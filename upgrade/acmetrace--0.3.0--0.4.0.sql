@@ -127,6 +127,56 @@ CREATE TYPE acmetrace.occupancy_state (
     OUTPUT = acmetrace.occupancy_state_out,
     RECEIVE = acmetrace.occupancy_state_recv,
     SEND = acmetrace.occupancy_state_send,
+    INTERNALLENGTH = VARIABLE,
+    ALIGNMENT = int4,
+    STORAGE = extended
+);
+COMMENT ON TYPE acmetrace.occupancy_state IS
+  'Partial state of occupancy_agg and rollup(occupancy): the jobs seen so far. Text form v1:<hex>, the serialized state (version, start and end counts, then sorted (time, gpus) start and end events) in lower-case hexadecimal; binary form the same bytes. Checked on input: a state releases no GPUs before allocating them.';
+
+CREATE FUNCTION acmetrace._occupancy_trans(acmetrace.occupancy_state, timestamptz, timestamptz, integer)
+RETURNS acmetrace.occupancy_state
+AS 'MODULE_PATHNAME', 'acmetrace_occupancy_trans'
+LANGUAGE C IMMUTABLE PARALLEL SAFE;
+
+CREATE FUNCTION acmetrace._occupancy_combine(acmetrace.occupancy_state, acmetrace.occupancy_state)
+RETURNS acmetrace.occupancy_state
+AS 'MODULE_PATHNAME', 'acmetrace_occupancy_combine'
+LANGUAGE C IMMUTABLE PARALLEL SAFE;
+
+CREATE FUNCTION acmetrace._occupancy_final(acmetrace.occupancy_state)
+RETURNS acmetrace.occupancy
+AS 'MODULE_PATHNAME', 'acmetrace_occupancy_final'
+LANGUAGE C IMMUTABLE PARALLEL SAFE;
+
+CREATE AGGREGATE acmetrace.occupancy_agg(start_time timestamptz, end_time timestamptz, gpus integer) (
+    SFUNC = acmetrace._occupancy_trans,
+    STYPE = acmetrace.occupancy_state,
+    FINALFUNC = acmetrace._occupancy_final,
+    FINALFUNC_MODIFY = READ_ONLY,
+    COMBINEFUNC = acmetrace._occupancy_combine,
+    PARALLEL = SAFE
+);
+COMMENT ON AGGREGATE acmetrace.occupancy_agg(timestamptz, timestamptz, integer) IS
+  'GPUs allocated over time by jobs holding gpus over [start_time, end_time); releases count before allocations at the same instant. Rows with NULL start_time or gpus, or 0 GPUs, are ignored; NULL end_time holds for ever; end_time < start_time is an error. No rows give the empty occupancy [].';
+
+-- The sum of stored occupancies (shards, months, clusters): the same state,
+-- each value entered as the jobs whose occupancy it is.
+CREATE FUNCTION acmetrace._occupancy_rollup_trans(acmetrace.occupancy_state, acmetrace.occupancy)
+RETURNS acmetrace.occupancy_state
+AS 'MODULE_PATHNAME', 'acmetrace_occupancy_rollup_trans'
+LANGUAGE C IMMUTABLE PARALLEL SAFE;
+
+CREATE AGGREGATE acmetrace.rollup(acmetrace.occupancy) (
+    SFUNC = acmetrace._occupancy_rollup_trans,
+    STYPE = acmetrace.occupancy_state,
+    FINALFUNC = acmetrace._occupancy_final,
+    FINALFUNC_MODIFY = READ_ONLY,
+    COMBINEFUNC = acmetrace._occupancy_combine,
+    PARALLEL = SAFE
+);
+COMMENT ON AGGREGATE acmetrace.rollup(acmetrace.occupancy) IS
+  'Sum of occupancies: GPUs allocated at each instant by all of them, exactly occupancy_agg over the union of their jobs. NULLs are skipped; no rows give the empty occupancy [].';
 
 -- bins, bins_at, cdf_at and weighted_cdf_at accumulate into the new type
 -- acmetrace.bins_state instead of internal (no serial functions), and their
@@ -180,53 +230,6 @@ CREATE TYPE acmetrace.bins_state (
     ALIGNMENT = int4,
     STORAGE = extended
 );
-COMMENT ON TYPE acmetrace.occupancy_state IS
-  'Partial state of occupancy_agg and rollup(occupancy): the jobs seen so far. Text form v1:<hex>, the serialized state (version, start and end counts, then sorted (time, gpus) start and end events) in lower-case hexadecimal; binary form the same bytes. Checked on input: a state releases no GPUs before allocating them.';
-
-CREATE FUNCTION acmetrace._occupancy_trans(acmetrace.occupancy_state, timestamptz, timestamptz, integer)
-RETURNS acmetrace.occupancy_state
-AS 'MODULE_PATHNAME', 'acmetrace_occupancy_trans'
-LANGUAGE C IMMUTABLE PARALLEL SAFE;
-
-CREATE FUNCTION acmetrace._occupancy_combine(acmetrace.occupancy_state, acmetrace.occupancy_state)
-RETURNS acmetrace.occupancy_state
-AS 'MODULE_PATHNAME', 'acmetrace_occupancy_combine'
-LANGUAGE C IMMUTABLE PARALLEL SAFE;
-
-CREATE FUNCTION acmetrace._occupancy_final(acmetrace.occupancy_state)
-RETURNS acmetrace.occupancy
-AS 'MODULE_PATHNAME', 'acmetrace_occupancy_final'
-LANGUAGE C IMMUTABLE PARALLEL SAFE;
-
-CREATE AGGREGATE acmetrace.occupancy_agg(start_time timestamptz, end_time timestamptz, gpus integer) (
-    SFUNC = acmetrace._occupancy_trans,
-    STYPE = acmetrace.occupancy_state,
-    FINALFUNC = acmetrace._occupancy_final,
-    FINALFUNC_MODIFY = READ_ONLY,
-    COMBINEFUNC = acmetrace._occupancy_combine,
-    PARALLEL = SAFE
-);
-COMMENT ON AGGREGATE acmetrace.occupancy_agg(timestamptz, timestamptz, integer) IS
-  'GPUs allocated over time by jobs holding gpus over [start_time, end_time); releases count before allocations at the same instant. Rows with NULL start_time or gpus, or 0 GPUs, are ignored; NULL end_time holds for ever; end_time < start_time is an error. No rows give the empty occupancy [].';
-
--- The sum of stored occupancies (shards, months, clusters): the same state,
--- each value entered as the jobs whose occupancy it is.
-CREATE FUNCTION acmetrace._occupancy_rollup_trans(acmetrace.occupancy_state, acmetrace.occupancy)
-RETURNS acmetrace.occupancy_state
-AS 'MODULE_PATHNAME', 'acmetrace_occupancy_rollup_trans'
-LANGUAGE C IMMUTABLE PARALLEL SAFE;
-
-CREATE AGGREGATE acmetrace.rollup(acmetrace.occupancy) (
-    SFUNC = acmetrace._occupancy_rollup_trans,
-    STYPE = acmetrace.occupancy_state,
-    FINALFUNC = acmetrace._occupancy_final,
-    FINALFUNC_MODIFY = READ_ONLY,
-    COMBINEFUNC = acmetrace._occupancy_combine,
-    PARALLEL = SAFE
-);
-COMMENT ON AGGREGATE acmetrace.rollup(acmetrace.occupancy) IS
-  'Sum of occupancies: GPUs allocated at each instant by all of them, exactly occupancy_agg over the union of their jobs. NULLs are skipped; no rows give the empty occupancy [].';
-
 COMMENT ON TYPE acmetrace.bins_state IS
   'Transition state of acmetrace.bins, bins_at, cdf_at and weighted_cdf_at: the aggregate''s arguments and its counts (and weights). Text form v1:<the versioned binary state in hexadecimal>, checked field by field on the way in.';
 
