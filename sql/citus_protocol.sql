@@ -121,5 +121,6 @@ SELECT acmetrace.delay_sketch_agg(wait_s)::text =
                 UNION ALL SELECT pg_temp.partial_sketch(wait_s) FROM rows WHERE false) s) AS null_part_skipped
   FROM rows;
 
+DISCARD TEMP;
 DROP TABLE rows, stored, cases;
 DROP EXTENSION acmetrace;
