@@ -9,7 +9,7 @@ if [ "$(id -u)" -ne 0 ]; then
 fi
 apt-get update -qq
 apt-get install -y -qq --no-install-recommends \
-    ca-certificates make gcc libc6-dev \
+    ca-certificates make gcc libc6-dev iproute2 \
     postgresql-15 postgresql-server-dev-15 postgresql-common postgresql-contrib \
     postgresql-15-tdigest \
     gnuplot-nox chromium fonts-dejavu-core \

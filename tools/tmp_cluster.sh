@@ -44,6 +44,7 @@ as_server "$bindir/initdb" -D "$dir/data" -U postgres --auth=trust --no-sync --n
     -E UTF8 --locale=C.UTF-8 >"$dir/initdb.log" 2>&1 ||
     { echo "tmp_cluster: initdb failed:" >&2; tail -5 "$dir/initdb.log" >&2; exit 2; }
 
+# ss comes with iproute2 (tools/install-deps.sh); the retry below covers a race.
 port_busy() { ss -Htln "( sport = :$1 )" 2>/dev/null | grep -q .; }
 started=
 for try in 1 2 3 4 5 6 7 8; do
