@@ -4,6 +4,7 @@
 #include "bins.h"
 
 #include "bigendian.h"
+#include "hex.h"
 
 #include <float.h>
 #include <math.h>
@@ -449,37 +450,15 @@ at_bins_text_size(const at_bins *h)
 void
 at_bins_format(const at_bins *h, char *out)
 {
-	static const char hex[] = "0123456789abcdef";
 	size_t		k = strlen(AT_BINS_TEXT_PREFIX),
 				n = at_bins_encoded_size(h);
-	/*
-	 * The bytes go into the back half of out and are expanded forward in
-	 * place: digit pair i lands at or before byte i, which is read first.
-	 */
+	/* the bytes go into the back half of out and are expanded in place */
 	unsigned char *b = (unsigned char *) out + k + n;
 
 	at_bins_encode(h, b);
 	memcpy(out, AT_BINS_TEXT_PREFIX, k);
-	for (size_t i = 0; i < n; i++)
-	{
-		unsigned char c = b[i];
-
-		out[k + 2 * i] = hex[c >> 4];
-		out[k + 2 * i + 1] = hex[c & 15];
-	}
+	at_hex_write(out + k, b, n);
 	out[k + 2 * n] = '\0';
-}
-
-static int
-hex_value(char c)
-{
-	if (c >= '0' && c <= '9')
-		return c - '0';
-	if (c >= 'a' && c <= 'f')
-		return c - 'a' + 10;
-	if (c >= 'A' && c <= 'F')
-		return c - 'A' + 10;
-	return -1;
 }
 
 const char *
@@ -509,7 +488,7 @@ at_bins_parse(at_bins *h, const char *s, size_t len, at_mem_fn mem, void *ctx, s
 		return "odd number of hexadecimal digits";
 	}
 	for (size_t i = k; i < len; i++)
-		if (hex_value(s[i]) < 0)
+		if (at_hex_value(s[i], 1) < 0)
 		{
 			*pos = i;
 			return "not a hexadecimal digit";
@@ -522,7 +501,7 @@ at_bins_parse(at_bins *h, const char *s, size_t len, at_mem_fn mem, void *ctx, s
 	if (!b)
 		return "out of memory";
 	for (size_t i = 0; i < nbytes; i++)
-		b[i] = (unsigned char) (hex_value(s[k + 2 * i]) << 4 | hex_value(s[k + 2 * i + 1]));
+		b[i] = (unsigned char) (at_hex_value(s[k + 2 * i], 1) << 4 | at_hex_value(s[k + 2 * i + 1], 1));
 	msg = at_bins_decode(h, b, nbytes, mem, ctx);
 	mem(ctx, b, 0);
 	return msg;

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "bigendian.h"
+#include "hex.h"
 
 at_occ_row
 at_occ_classify(int64_t start, int has_end, int64_t end, int32_t gpus, at_occ_job *out)
@@ -1140,8 +1141,6 @@ at_occ_parse_text(const char *s, size_t len, at_occ_pair_fn pair, void *arg, siz
 
 /* ---- occupancy_state's text form ---- */
 
-static const char hex_digits[] = "0123456789abcdef";
-
 size_t
 at_occ_state_text_len(size_t nbytes)
 {
@@ -1154,22 +1153,8 @@ at_occ_state_text_write(char *out, const uint8_t *buf, size_t len)
 	size_t		k = sizeof(AT_OCC_STATE_TEXT_PREFIX) - 1;
 
 	memcpy(out, AT_OCC_STATE_TEXT_PREFIX, k);
-	for (size_t i = 0; i < len; i++)
-	{
-		out[k++] = hex_digits[buf[i] >> 4];
-		out[k++] = hex_digits[buf[i] & 15];
-	}
-	out[k] = '\0';
-}
-
-static int
-hex_value(char c)
-{
-	if (c >= '0' && c <= '9')
-		return c - '0';
-	if (c >= 'a' && c <= 'f')
-		return c - 'a' + 10;
-	return -1;
+	at_hex_write(out + k, buf, len);
+	out[k + 2 * len] = '\0';
 }
 
 const char *
@@ -1183,8 +1168,8 @@ at_occ_state_text_read(const char *s, size_t len, uint8_t *out, size_t *outlen, 
 		return "expected \"" AT_OCC_STATE_TEXT_PREFIX "\"";
 	for (; p < len; p += 2)
 	{
-		int			hi = hex_value(s[p]),
-					lo = p + 1 < len ? hex_value(s[p + 1]) : -2;
+		int			hi = at_hex_value(s[p], 0),
+					lo = p + 1 < len ? at_hex_value(s[p + 1], 0) : -2;
 
 		*errpos = hi < 0 || lo == -2 ? p : p + 1;
 		if (hi < 0 || lo == -1)
