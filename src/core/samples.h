@@ -1,0 +1,156 @@
+/*
+ * samples.h: a compressed run of one series' samples (acmetrace.samples),
+ * as plain C.
+ *
+ * A block holds n samples (ts, value): ts are int64 microseconds since
+ * 2000-01-01 UTC (PostgreSQL's TimestampTz), strictly increasing; values
+ * are finite doubles, kept bit for bit (-0.0 included).
+ *
+ * Codec, chosen from the data (mostly integers or short decimals, regular
+ * 15 s steps with gaps):
+ *   times   the most common step s; a block whose times are all
+ *           first + i*s stores nothing more; gaps that are whole steps are
+ *           stored as (position, missing steps) varints; anything else falls
+ *           back to zigzag varint delta-of-deltas.
+ *   values  the smallest scale k (0..AT_SAMPLES_MAX_SCALE) such that every
+ *           value is exactly (double) m / 10^k for an integer |m| < 2^53
+ *           (then m / 10^k, a correctly rounded division, is the same double
+ *           float8in gives for the decimal text); the integers m go in
+ *           chunks of AT_SAMPLES_CHUNK, each frame-of-reference or
+ *           delta-coded (whichever is smaller) and bit-packed, a constant
+ *           chunk costing a few bytes.  A block with any other value keeps
+ *           raw doubles (scale -1).
+ *
+ * Serialized form (the bytes after the varlena header), little-endian
+ * fields after a fixed 48-byte header:
+ *   byte 0 AT_SAMPLES_VERSION, byte 1 flags (time and value encodings),
+ *   byte 2 scale + 1 (0: raw doubles), byte 3 zero, u32 n, i64 first ts,
+ *   i64 last ts, f64 min, f64 max, u32 bytes of the time section, u32 zero;
+ *   then the time section, then the value section to the end.
+ * Every reader of untrusted bytes goes through at_samples_check, which
+ * validates everything the decoders rely on (sizes, widths, varints, times
+ * strictly increasing and matching the header, values finite and matching
+ * min/max, no trailing bytes); a checked block then decodes without
+ * further checks.
+ */
+#ifndef ACMETRACE_SAMPLES_H
+#define ACMETRACE_SAMPLES_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#define AT_SAMPLES_VERSION		1
+#define AT_SAMPLES_HEADER		48
+#define AT_SAMPLES_MAX			(1 << 24)	/* samples in one block */
+#define AT_SAMPLES_CHUNK		128
+#define AT_SAMPLES_MAX_SCALE	15
+
+/* What the header says (at_samples_check fills it; so does at_samples_info). */
+typedef struct at_samples_info
+{
+	int32_t		n;				/* >= 1 */
+	int32_t		scale;			/* 0..AT_SAMPLES_MAX_SCALE, or -1 for raw doubles */
+	int64_t		first_ts;
+	int64_t		last_ts;
+	double		min;
+	double		max;
+} at_samples_info;
+
+/* A sample whose two values disagree (merges and de-duplication). */
+typedef struct at_samples_conflict
+{
+	int64_t		ts;
+	double		old_value;		/* the one met first (or: in a, the stored run) */
+	double		new_value;
+} at_samples_conflict;
+
+/* ---- encoding ---- */
+
+/* Upper bound of the bytes at_samples_encode writes for n samples. */
+extern size_t at_samples_encode_bound(int32_t n);
+
+/*
+ * Encodes n (1..AT_SAMPLES_MAX) samples: ts strictly increasing, v finite
+ * (the caller guarantees both).  Returns the bytes written into out (at
+ * least at_samples_encode_bound(n) of room).
+ */
+extern size_t at_samples_encode(const int64_t *ts, const double *v, int32_t n, unsigned char *out);
+
+/* ---- reading ---- */
+
+/* NULL if buf[0..len) is a valid block (and *info its header), else a message. */
+extern const char *at_samples_check(const unsigned char *buf, size_t len, at_samples_info *info);
+
+/* The header of a checked block. */
+extern void at_samples_info_read(const unsigned char *buf, at_samples_info *info);
+
+/* Every sample of a checked block into ts[n] and v[n] (either may be NULL). */
+extern void at_samples_decode(const unsigned char *buf, size_t len, int64_t *ts, double *v);
+
+/*
+ * Values of a checked block in order, a chunk (at most AT_SAMPLES_CHUNK)
+ * per call.  next returns the chunk's count (0 at the end) and sets
+ * *constant when every value of the chunk is the same: then only v[0] (or
+ * m[0]) is written.  next_scaled gives the integers m (value = m / 10^scale)
+ * and may only be used when info.scale >= 0.
+ */
+typedef struct at_samples_iter
+{
+	const unsigned char *buf;
+	size_t		len;
+	size_t		pos;			/* into the value section */
+	int32_t		n;				/* values in the block */
+	int32_t		done;			/* values returned so far */
+	int32_t		scale;
+	double		div;			/* 10^scale */
+} at_samples_iter;
+
+extern void at_samples_iter_init(at_samples_iter *it, const unsigned char *buf, size_t len);
+extern int	at_samples_iter_next(at_samples_iter *it, double *v, int *constant);
+extern int	at_samples_iter_next_scaled(at_samples_iter *it, int64_t *m, int *constant);
+
+/*
+ * The samples of a checked block with from <= ts < to, encoded into out (at
+ * least at_samples_encode_bound(info.n) of room); *nout is their count and
+ * the return the bytes written (0 when *nout is 0).  Value chunks wholly
+ * outside the window are skipped, not decoded.
+ */
+extern size_t at_samples_slice(const unsigned char *buf, size_t len, int64_t from, int64_t to,
+							   unsigned char *out, int32_t *nout);
+
+/*
+ * The exact sum of a checked block's values as decimal text ("-1234.567",
+ * scale digits after the point, no exponent) into out[outlen] (64 bytes
+ * suffice): 0, or -1 for a block of raw doubles (the caller sums those).
+ */
+extern int	at_samples_sum_text(const unsigned char *buf, size_t len, char *out, size_t outlen);
+
+/* ---- runs of samples in memory (loading and merging) ---- */
+
+/*
+ * Sorts ts[0..*n) with v by time (stable) and removes repeats: a repeated
+ * time with an equal value (==, so 0.0 and -0.0 are equal) keeps the first
+ * and adds one to *dups; with different values returns -1 and fills *c
+ * (old_value the earlier in the input).  0 on success, *n updated.
+ */
+extern int	at_samples_sort_dedup(int64_t *ts, double *v, int32_t *n, int64_t *dups,
+								  at_samples_conflict *c);
+
+/*
+ * Merges two runs, each strictly increasing in time, into out_ts/out_v
+ * (room for na + nb): a time in both with equal values is kept once (from
+ * a) and counted in *dups; with different values returns -1 and fills *c
+ * (old_value from a).  Returns the merged count otherwise.
+ */
+extern int32_t at_samples_merge(const int64_t *ts_a, const double *v_a, int32_t na,
+								const int64_t *ts_b, const double *v_b, int32_t nb,
+								int64_t *out_ts, double *out_v, int64_t *dups,
+								at_samples_conflict *c);
+
+/*
+ * Text form of acmetrace.samples: "v1:" and the serialized form in lower
+ * case hexadecimal (src/core/hex.h); the bytes go through at_samples_check.
+ */
+#define AT_SAMPLES_TEXT_PREFIX "v1:"
+
+#endif
