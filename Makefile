@@ -13,7 +13,7 @@ OBJS       = $(GLUE_SRCS:.c=.o) $(CORE_SRCS:.c=.o)
 # The install script is concatenated from these parts, in this order.
 # types/: types, aggregates and accessors usable on any table; trace/: the
 # trace warehouse (tables, loaders, analyses, views) built on them.
-INSTALL_TYPES = version sketch occupancy bins unpivot
+INSTALL_TYPES = version sketch occupancy bins samples unpivot
 INSTALL_TRACE = tables load philly export audit state_breakdown generate \
                 utilization analyses failures compare views
 INSTALL_PARTS = src/install/header.sql \

@@ -23,6 +23,14 @@ SELECT row_number() OVER (ORDER BY cluster, user_id) AS id,
        acmetrace.delay_sketch_agg(wait_s) AS sk, acmetrace.occupancy_agg(start_time, end_time, gpu_num) AS occ
   FROM acmetrace.jobs GROUP BY cluster, user_id;
 
+-- Utilization samples: rows with a time each, and blocks built from them.
+CREATE TABLE util_rows AS
+SELECT i AS id, '2023-07-01'::timestamptz + i * interval '15 s' AS ts,
+       CASE WHEN i % 400 < 150 THEN 0 ELSE round((50 + 50 * sin(i / 7.0))::numeric, 3) END::float8 AS value
+  FROM generate_series(1, 20000) i;
+CREATE TABLE blocks AS
+SELECT id % 37 AS id, acmetrace.samples_agg(ts, value) AS s FROM util_rows GROUP BY 1;
+
 -- How each aggregate is called, on which table.
 CREATE TABLE cases (label text PRIMARY KEY, agg regprocedure UNIQUE, src regclass, args text);
 INSERT INTO cases VALUES
@@ -34,7 +42,13 @@ INSERT INTO cases VALUES
   ('bins', 'acmetrace.bins(float8, float8, float8, integer)', 'rows', 'run_s, 0, 200000, 20'),
   ('bins_at', 'acmetrace.bins_at(float8, float8[])', 'rows', $$run_s, '{1,10,100,1000,10000,100000}'$$),
   ('cdf_at', 'acmetrace.cdf_at(float8, float8[])', 'rows', $$wait_s, '{0,1,10,100,1000,10000}'$$),
-  ('weighted_cdf_at', 'acmetrace.weighted_cdf_at(float8, float8, float8[])', 'rows', $$gpu_num, gpu_s, '{0,1,2,8,64,512}'$$);
+  ('weighted_cdf_at', 'acmetrace.weighted_cdf_at(float8, float8, float8[])', 'rows', $$gpu_num, gpu_s, '{0,1,2,8,64,512}'$$),
+  ('samples_agg', 'acmetrace.samples_agg(timestamptz, float8)', 'util_rows', 'ts, value'),
+  ('samples_bins', 'acmetrace.bins(acmetrace.samples, float8, float8, integer)', 'blocks', 's, 0, 100, 10'),
+  ('samples_bins_at', 'acmetrace.bins_at(acmetrace.samples, float8[])', 'blocks', $$s, '{0,1,50,99,100}'$$),
+  ('samples_cdf_at', 'acmetrace.cdf_at(acmetrace.samples, float8[])', 'blocks', $$s, '{0,1,50,99}'$$),
+  ('samples_sketch', 'acmetrace.delay_sketch_agg(acmetrace.samples)', 'blocks', 's'),
+  ('samples_sketch_err', 'acmetrace.delay_sketch_agg(acmetrace.samples, float8)', 'blocks', 's, 0.02');
 
 -- Every aggregate of the extension is a case here (no rows: none missing).
 SELECT a.aggfnoid::regprocedure AS not_covered
@@ -122,5 +136,5 @@ SELECT acmetrace.delay_sketch_agg(wait_s)::text =
   FROM rows;
 
 DISCARD TEMP;
-DROP TABLE rows, stored, cases;
+DROP TABLE rows, stored, cases, util_rows, blocks;
 DROP EXTENSION acmetrace;

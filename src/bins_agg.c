@@ -29,6 +29,7 @@
 
 #include "glue.h"
 #include "bins.h"
+#include "samples_type.h"
 
 PG_FUNCTION_INFO_V1(acmetrace_bins_state_in);
 PG_FUNCTION_INFO_V1(acmetrace_bins_state_out);
@@ -38,6 +39,9 @@ PG_FUNCTION_INFO_V1(acmetrace_bins_trans);
 PG_FUNCTION_INFO_V1(acmetrace_bins_at_trans);
 PG_FUNCTION_INFO_V1(acmetrace_cdf_trans);
 PG_FUNCTION_INFO_V1(acmetrace_wcdf_trans);
+PG_FUNCTION_INFO_V1(acmetrace_bins_samples_trans);
+PG_FUNCTION_INFO_V1(acmetrace_bins_at_samples_trans);
+PG_FUNCTION_INFO_V1(acmetrace_cdf_samples_trans);
 PG_FUNCTION_INFO_V1(acmetrace_bins_combine);
 PG_FUNCTION_INFO_V1(acmetrace_bins_final);
 PG_FUNCTION_INFO_V1(acmetrace_cdf_final);
@@ -367,9 +371,9 @@ same_array(FunctionCallInfo fcinfo, BinsEO *eo, at_bins_kind kind, int argno, co
 
 #define RETURN_EO(eo) PG_RETURN_DATUM(EOHPGetRWDatum(&(eo)->hdr))
 
-/* bins(value, lo, hi, nbins) */
-Datum
-acmetrace_bins_trans(PG_FUNCTION_ARGS)
+/* The state of bins(value, lo, hi, nbins): new, or checked against the arguments. */
+static BinsEO *
+equal_state(FunctionCallInfo fcinfo)
 {
 	BinsEO	   *eo = at_eo_rw(fcinfo, 0, &bins_methods);
 	double		lo,
@@ -393,14 +397,12 @@ acmetrace_bins_trans(PG_FUNCTION_ARGS)
 	/* (a state of another kind has lo = hi = 0, which no arguments pass) */
 	else if (lo != eo->h.lo || hi != eo->h.hi || nbins != eo->h.nbins)
 		bad_arg("bins", "lo, hi and nbins changed within one aggregate", "Pass constants.");
-	if (!PG_ARGISNULL(1) && !isnan(PG_GETARG_FLOAT8(1)))
-		at_bins_add(&eo->h, PG_GETARG_FLOAT8(1), 0);
-	RETURN_EO(eo);
+	return eo;
 }
 
-/* bins_at(value, edges) */
-Datum
-acmetrace_bins_at_trans(PG_FUNCTION_ARGS)
+/* The state of bins_at(value, edges). */
+static BinsEO *
+edges_state(FunctionCallInfo fcinfo)
 {
 	BinsEO	   *eo = at_eo_rw(fcinfo, 0, &bins_methods);
 
@@ -417,6 +419,26 @@ acmetrace_bins_at_trans(PG_FUNCTION_ARGS)
 	}
 	else
 		same_array(fcinfo, eo, AT_BINS_EDGES, 2, "bins_at", "edges", eo->h.params, eo->h.nparams);
+	return eo;
+}
+
+/* bins(value, lo, hi, nbins) */
+Datum
+acmetrace_bins_trans(PG_FUNCTION_ARGS)
+{
+	BinsEO	   *eo = equal_state(fcinfo);
+
+	if (!PG_ARGISNULL(1) && !isnan(PG_GETARG_FLOAT8(1)))
+		at_bins_add(&eo->h, PG_GETARG_FLOAT8(1), 0);
+	RETURN_EO(eo);
+}
+
+/* bins_at(value, edges) */
+Datum
+acmetrace_bins_at_trans(PG_FUNCTION_ARGS)
+{
+	BinsEO	   *eo = edges_state(fcinfo);
+
 	if (!PG_ARGISNULL(1) && !isnan(PG_GETARG_FLOAT8(1)))
 		at_bins_add(&eo->h, PG_GETARG_FLOAT8(1), 0);
 	RETURN_EO(eo);
@@ -479,6 +501,84 @@ acmetrace_wcdf_trans(PG_FUNCTION_ARGS)
 				(errcode(ERRCODE_NUMERIC_VALUE_OUT_OF_RANGE),
 				 errmsg("weighted_cdf_at: the total weight overflows float8")));
 	at_bins_add(&eo->h, v, w);
+	RETURN_EO(eo);
+}
+
+/*
+ * Every value of a samples block into h, as the value aggregates would
+ * count them one by one: a chunk of one repeated value costs one slot
+ * lookup; equal-width bins over integers of a small range (GPU_UTIL's
+ * 0..100) look the slot up in a table made once per state.
+ */
+static void
+add_samples(BinsEO *eo, Datum d)
+{
+	at_bins    *h = &eo->h;
+	size_t		len;
+	const unsigned char *b = samples_bytes(d, &len);
+	at_samples_iter it;
+	double		v[AT_SAMPLES_CHUNK];
+	int			k,
+				constant;
+
+	at_samples_iter_init(&it, b, len);
+	while ((k = at_samples_iter_next(&it, v, &constant)) > 0)
+	{
+		if (constant)
+		{
+			int32		s;
+
+			switch (h->kind)
+			{
+				case AT_BINS_EQUAL:
+					s = at_bins_equal_slot(v[0], h->lo, h->hi, h->nbins);
+					break;
+				case AT_BINS_EDGES:
+					s = at_bins_edges_slot(v[0], h->params, h->nparams);
+					break;
+				default:
+					s = at_bins_cdf_slot(v[0], h->params, h->nparams);
+					break;
+			}
+			h->counts[s] += k;
+			h->n += k;
+		}
+		else
+			for (int i = 0; i < k; i++)
+				at_bins_add(h, v[i], 0);
+	}
+}
+
+/* bins(samples, lo, hi, nbins) */
+Datum
+acmetrace_bins_samples_trans(PG_FUNCTION_ARGS)
+{
+	BinsEO	   *eo = equal_state(fcinfo);
+
+	if (!PG_ARGISNULL(1))
+		add_samples(eo, PG_GETARG_DATUM(1));
+	RETURN_EO(eo);
+}
+
+/* bins_at(samples, edges) */
+Datum
+acmetrace_bins_at_samples_trans(PG_FUNCTION_ARGS)
+{
+	BinsEO	   *eo = edges_state(fcinfo);
+
+	if (!PG_ARGISNULL(1))
+		add_samples(eo, PG_GETARG_DATUM(1));
+	RETURN_EO(eo);
+}
+
+/* cdf_at(samples, thresholds) */
+Datum
+acmetrace_cdf_samples_trans(PG_FUNCTION_ARGS)
+{
+	BinsEO	   *eo = cdf_state(fcinfo, 2, "cdf_at", AT_BINS_CDF);
+
+	if (!PG_ARGISNULL(1))
+		add_samples(eo, PG_GETARG_DATUM(1));
 	RETURN_EO(eo);
 }
 

@@ -24,10 +24,12 @@
 
 #include "glue.h"
 
+#include "samples_type.h"
 #include "sketch_type.h"
 
 PG_FUNCTION_INFO_V1(acmetrace_sketch_trans);
 PG_FUNCTION_INFO_V1(acmetrace_sketch_rollup_trans);
+PG_FUNCTION_INFO_V1(acmetrace_sketch_samples_trans);
 PG_FUNCTION_INFO_V1(acmetrace_sketch_combine);
 PG_FUNCTION_INFO_V1(acmetrace_sketch_serialize);
 PG_FUNCTION_INFO_V1(acmetrace_sketch_deserialize);
@@ -98,6 +100,65 @@ acmetrace_sketch_trans(PG_FUNCTION_ARGS)
 	if (unlikely(e != AT_SK_OK))
 		sk_raise(e, x);
 	/* the same pointer: nodeAgg keeps it without a copy */
+	PG_RETURN_DATUM(EOHPGetRWDatum(&eo->hdr));
+}
+
+/*
+ * (state delay_sketch, samples [, relative_error]): every value of the
+ * block, as delay_sketch_agg would take them one by one.
+ */
+Datum
+acmetrace_sketch_samples_trans(PG_FUNCTION_ARGS)
+{
+	SkEO	   *eo = at_eo_rw(fcinfo, 0, &sk_eo_methods);
+	double		alpha = AT_SK_DEFAULT_ERROR;
+	size_t		len;
+	const unsigned char *b;
+	at_samples_iter it;
+	double		v[AT_SAMPLES_CHUNK];
+	int			k,
+				constant;
+
+	if (PG_NARGS() > 2)
+	{
+		if (PG_ARGISNULL(2))
+			ereport(ERROR,
+					(errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
+					 errmsg("relative_error must not be NULL"),
+					 errhint("Leave it out for the default, 0.005.")));
+		alpha = PG_GETARG_FLOAT8(2);
+		if (eo == NULL && PG_ARGISNULL(0))
+			check_error_arg(alpha);
+	}
+	if (PG_ARGISNULL(1))
+	{
+		if (PG_ARGISNULL(0))
+			PG_RETURN_NULL();
+		PG_RETURN_DATUM(PG_GETARG_DATUM(0));
+	}
+	if (eo == NULL)
+	{
+		MemoryContext cxt = at_agg_context(fcinfo, "delay_sketch_agg");
+
+		eo = PG_ARGISNULL(0) ? sk_eo_new(cxt, alpha) :
+			sk_eo_copy(cxt, PG_GETARG_DATUM(0), ERRCODE_DATA_CORRUPTED);
+	}
+	if (PG_NARGS() > 2 && alpha != eo->sk.alpha)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("relative_error changed from %g to %g within one delay_sketch_agg", eo->sk.alpha, alpha),
+				 errhint("Pass one constant relative_error per aggregate.")));
+	b = samples_bytes(PG_GETARG_DATUM(1), &len);
+	at_samples_iter_init(&it, b, len);
+	while ((k = at_samples_iter_next(&it, v, &constant)) > 0)
+		for (int i = 0; i < k; i++)
+		{
+			double		x = constant ? v[0] : v[i];
+			at_sk_err	e = at_sk_add_fast(&eo->sk, x);
+
+			if (unlikely(e != AT_SK_OK))
+				sk_raise(e, x);
+		}
 	PG_RETURN_DATUM(EOHPGetRWDatum(&eo->hdr));
 }
 

@@ -371,3 +371,271 @@ COMMENT ON COLUMN acmetrace.v_queue_delay.p90_s IS '90th percentile of queueing 
 COMMENT ON COLUMN acmetrace.v_queue_delay.p99_s IS '99th percentile of queueing delay, seconds, within 0.5%';
 COMMENT ON COLUMN acmetrace.v_queue_delay.mean_s IS 'Mean queueing delay, seconds';
 COMMENT ON COLUMN acmetrace.v_queue_delay.max_s IS 'Largest queueing delay, seconds';
+
+-- ---- Utilization: compressed per-series blocks (issue 19) ----
+CREATE TYPE acmetrace.samples;
+
+CREATE FUNCTION acmetrace.samples_in(cstring)
+RETURNS acmetrace.samples
+AS 'MODULE_PATHNAME', 'acmetrace_samples_in'
+LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+
+CREATE FUNCTION acmetrace.samples_out(acmetrace.samples)
+RETURNS cstring
+AS 'MODULE_PATHNAME', 'acmetrace_samples_out'
+LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+
+CREATE FUNCTION acmetrace.samples_recv(internal)
+RETURNS acmetrace.samples
+AS 'MODULE_PATHNAME', 'acmetrace_samples_recv'
+LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+
+CREATE FUNCTION acmetrace.samples_send(acmetrace.samples)
+RETURNS bytea
+AS 'MODULE_PATHNAME', 'acmetrace_samples_send'
+LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+
+-- STORAGE external: blocks are compressed already; pglz would only spend time.
+CREATE TYPE acmetrace.samples (
+    INPUT = acmetrace.samples_in,
+    OUTPUT = acmetrace.samples_out,
+    RECEIVE = acmetrace.samples_recv,
+    SEND = acmetrace.samples_send,
+    INTERNALLENGTH = VARIABLE,
+    ALIGNMENT = double,
+    STORAGE = external
+);
+COMMENT ON TYPE acmetrace.samples IS
+  'A compressed run of one series'' samples (time, value), lossless: times delta-coded from their regular step, values as integers / 10^k bit-packed in chunks of 128 (raw float8 when a value is not a short decimal). Text form v1:<the versioned block in hexadecimal>, checked field by field on the way in.';
+
+CREATE FUNCTION acmetrace.samples_info(s acmetrace.samples,
+                                       OUT samples integer, OUT first_ts timestamptz, OUT last_ts timestamptz,
+                                       OUT min double precision, OUT max double precision,
+                                       OUT decimals integer, OUT bytes integer)
+AS 'MODULE_PATHNAME', 'acmetrace_samples_info'
+LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION acmetrace.samples_info(acmetrace.samples) IS
+  'What a samples value holds, read from its header without decoding: the number of samples, the first and last time, the smallest and largest value, the decimals its values are stored with (NULL when stored as raw float8) and its size in bytes.';
+
+CREATE FUNCTION acmetrace.unnest(s acmetrace.samples, OUT ts timestamptz, OUT value double precision)
+RETURNS SETOF record
+AS 'MODULE_PATHNAME', 'acmetrace_samples_unnest'
+LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE ROWS 5760;
+COMMENT ON FUNCTION acmetrace.unnest(acmetrace.samples) IS
+  'The samples as (ts, value) rows in time order, each value exactly the float8 it was loaded as.';
+
+CREATE FUNCTION acmetrace.samples_between(s acmetrace.samples, from_ts timestamptz, to_ts timestamptz)
+RETURNS acmetrace.samples
+AS 'MODULE_PATHNAME', 'acmetrace_samples_between'
+LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION acmetrace.samples_between(acmetrace.samples, timestamptz, timestamptz) IS
+  'The samples with from_ts <= ts < to_ts, or NULL when there are none; only the value chunks inside the window are decoded.';
+
+-- samples_agg: the state is a samples value, kept expanded while the
+-- aggregate runs; combining two is their union.
+CREATE FUNCTION acmetrace._samples_trans(acmetrace.samples, timestamptz, double precision)
+RETURNS acmetrace.samples AS 'MODULE_PATHNAME', 'acmetrace_samples_trans' LANGUAGE C IMMUTABLE PARALLEL SAFE;
+CREATE FUNCTION acmetrace._samples_combine(acmetrace.samples, acmetrace.samples)
+RETURNS acmetrace.samples AS 'MODULE_PATHNAME', 'acmetrace_samples_combine' LANGUAGE C IMMUTABLE PARALLEL SAFE;
+
+CREATE AGGREGATE acmetrace.samples_agg(ts timestamptz, value double precision) (
+    SFUNC = acmetrace._samples_trans, STYPE = acmetrace.samples,
+    COMBINEFUNC = acmetrace._samples_combine, PARALLEL = SAFE
+);
+COMMENT ON AGGREGATE acmetrace.samples_agg(timestamptz, double precision) IS
+  'The rows'' samples as one samples value, in time order. Rows with a NULL time or value, or a NaN value, are left out; a time given twice with the same value is kept once, with two different values it is an error; at most 16,777,216 samples (group by series and day). No rows give NULL.';
+
+-- The value aggregates over blocks: the same states, the same answers as
+-- over the block's values one by one.
+CREATE FUNCTION acmetrace._bins_samples_trans(acmetrace.bins_state, acmetrace.samples, double precision, double precision, integer)
+RETURNS acmetrace.bins_state AS 'MODULE_PATHNAME', 'acmetrace_bins_samples_trans' LANGUAGE C IMMUTABLE PARALLEL SAFE;
+CREATE FUNCTION acmetrace._bins_at_samples_trans(acmetrace.bins_state, acmetrace.samples, double precision[])
+RETURNS acmetrace.bins_state AS 'MODULE_PATHNAME', 'acmetrace_bins_at_samples_trans' LANGUAGE C IMMUTABLE PARALLEL SAFE;
+CREATE FUNCTION acmetrace._bins_cdf_samples_trans(acmetrace.bins_state, acmetrace.samples, double precision[])
+RETURNS acmetrace.bins_state AS 'MODULE_PATHNAME', 'acmetrace_cdf_samples_trans' LANGUAGE C IMMUTABLE PARALLEL SAFE;
+CREATE FUNCTION acmetrace._sketch_samples_trans(acmetrace.delay_sketch, acmetrace.samples)
+RETURNS acmetrace.delay_sketch AS 'MODULE_PATHNAME', 'acmetrace_sketch_samples_trans' LANGUAGE C IMMUTABLE PARALLEL SAFE;
+CREATE FUNCTION acmetrace._sketch_samples_trans(acmetrace.delay_sketch, acmetrace.samples, double precision)
+RETURNS acmetrace.delay_sketch AS 'MODULE_PATHNAME', 'acmetrace_sketch_samples_trans' LANGUAGE C IMMUTABLE PARALLEL SAFE;
+
+CREATE AGGREGATE acmetrace.bins(s acmetrace.samples, lo double precision, hi double precision, nbins integer) (
+    SFUNC = acmetrace._bins_samples_trans, STYPE = acmetrace.bins_state, FINALFUNC = acmetrace._bins_final,
+    COMBINEFUNC = acmetrace._bins_combine, PARALLEL = SAFE
+);
+COMMENT ON AGGREGATE acmetrace.bins(acmetrace.samples, double precision, double precision, integer) IS
+  'bins(value, lo, hi, nbins) over every value of the blocks: the same bigint[] as over the values one by one.';
+
+CREATE AGGREGATE acmetrace.bins_at(s acmetrace.samples, edges double precision[]) (
+    SFUNC = acmetrace._bins_at_samples_trans, STYPE = acmetrace.bins_state, FINALFUNC = acmetrace._bins_final,
+    COMBINEFUNC = acmetrace._bins_combine, PARALLEL = SAFE
+);
+COMMENT ON AGGREGATE acmetrace.bins_at(acmetrace.samples, double precision[]) IS
+  'bins_at(value, edges) over every value of the blocks.';
+
+CREATE AGGREGATE acmetrace.cdf_at(s acmetrace.samples, thresholds double precision[]) (
+    SFUNC = acmetrace._bins_cdf_samples_trans, STYPE = acmetrace.bins_state, FINALFUNC = acmetrace._bins_cdf_final,
+    COMBINEFUNC = acmetrace._bins_combine, PARALLEL = SAFE
+);
+COMMENT ON AGGREGATE acmetrace.cdf_at(acmetrace.samples, double precision[]) IS
+  'cdf_at(value, thresholds) over every value of the blocks.';
+
+CREATE AGGREGATE acmetrace.delay_sketch_agg(s acmetrace.samples) (
+    SFUNC = acmetrace._sketch_samples_trans, STYPE = acmetrace.delay_sketch,
+    COMBINEFUNC = acmetrace._sketch_combine, PARALLEL = SAFE
+);
+COMMENT ON AGGREGATE acmetrace.delay_sketch_agg(acmetrace.samples) IS
+  'delay_sketch_agg(value) over every value of the blocks: percentiles of utilization within 0.5% (small integers exact). Negative values are refused.';
+
+CREATE AGGREGATE acmetrace.delay_sketch_agg(s acmetrace.samples, relative_error double precision) (
+    SFUNC = acmetrace._sketch_samples_trans, STYPE = acmetrace.delay_sketch,
+    COMBINEFUNC = acmetrace._sketch_combine, PARALLEL = SAFE
+);
+COMMENT ON AGGREGATE acmetrace.delay_sketch_agg(acmetrace.samples, double precision) IS
+  'delay_sketch_agg(value, relative_error) over every value of the blocks.';
+
+-- The exact sum the loader stores beside each block (numeric).
+CREATE FUNCTION acmetrace._samples_sum(acmetrace.samples)
+RETURNS numeric
+AS 'MODULE_PATHNAME', 'acmetrace_samples_sum'
+LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+
+-- The long rows move into blocks: one per metric, cluster, UTC day and
+-- series.  A sample stored twice with the same value is kept once; two
+-- different values at one time stop the update (samples_agg's error).
+ALTER TABLE acmetrace.utilization RENAME TO _utilization_0_3_rows;
+DROP TRIGGER load_into_utilization ON acmetrace.utilization_lines;
+DROP FUNCTION acmetrace._load_utilization();
+
+CREATE TABLE acmetrace.utilization_blocks (
+    metric   text NOT NULL,
+    cluster  text NOT NULL,
+    day      date NOT NULL,
+    series   text NOT NULL,
+    n        integer NOT NULL CHECK (n > 0),
+    min      double precision NOT NULL,
+    max      double precision NOT NULL,
+    sum      numeric NOT NULL,
+    first_ts timestamptz NOT NULL,
+    last_ts  timestamptz NOT NULL,
+    samples  acmetrace.samples NOT NULL,
+    PRIMARY KEY (metric, cluster, day, series)
+);
+COMMENT ON TABLE acmetrace.utilization_blocks IS
+  'Utilization samples, one row per metric, cluster, UTC day and series (server, GPU, or Philly machine/GPU): the day''s samples compressed (acmetrace.samples) and their count, min, max, exact sum and first and last time. The key stores each sample once.';
+SELECT pg_catalog.pg_extension_config_dump('acmetrace.utilization_blocks', '');
+
+INSERT INTO acmetrace.utilization_blocks (metric, cluster, day, series, n, min, max, sum, first_ts, last_ts, samples)
+SELECT b.metric, b.cluster, b.day, b.series, (b.i).samples, (b.i).min, (b.i).max,
+       acmetrace._samples_sum(b.s), (b.i).first_ts, (b.i).last_ts, b.s
+  FROM (SELECT a.*, acmetrace.samples_info(a.s) AS i
+          FROM (SELECT r.metric, r.cluster, (r.ts AT TIME ZONE 'UTC')::date AS day, r.series,
+                       acmetrace.samples_agg(r.ts, r.value) AS s
+                  FROM acmetrace._utilization_0_3_rows r
+                 GROUP BY 1, 2, 3, 4) a) b
+ WHERE b.s IS NOT NULL;
+
+DO $$
+DECLARE
+    rows_before bigint;
+    kept bigint;
+BEGIN
+    SELECT count(*) INTO rows_before FROM acmetrace._utilization_0_3_rows WHERE NOT value = 'NaN';
+    SELECT coalesce(sum(n), 0) INTO kept FROM acmetrace.utilization_blocks;
+    IF kept <> rows_before THEN
+        RAISE NOTICE 'acmetrace.utilization held % samples twice; each is kept once', rows_before - kept;
+    END IF;
+END
+$$;
+
+DROP TABLE acmetrace._utilization_0_3_rows;
+
+-- The long rows of releases before 0.4.0, for SQL written against them.
+CREATE VIEW acmetrace.utilization AS
+SELECT u.value, u.ts, b.metric, b.cluster, b.series
+  FROM acmetrace.utilization_blocks b
+ CROSS JOIN LATERAL acmetrace.unnest(b.samples) u;
+COMMENT ON VIEW acmetrace.utilization IS
+  'Utilization samples as long rows (value, ts, metric, cluster, series), decoded from acmetrace.utilization_blocks: filters on metric, cluster and series skip whole blocks; aggregates over blocks (acmetrace.bins(samples, ...)) avoid the rows altogether.';
+
+-- Per-series statistics straight from the block summaries.
+CREATE VIEW acmetrace.utilization_series AS
+SELECT b.metric, b.cluster, b.series, sum(b.n)::bigint AS samples,
+       (sum(b.sum) / sum(b.n))::double precision AS mean,
+       min(b.min) AS min, max(b.max) AS max,
+       min(b.first_ts) AS first_ts, max(b.last_ts) AS last_ts
+  FROM acmetrace.utilization_blocks b
+ GROUP BY b.metric, b.cluster, b.series;
+COMMENT ON VIEW acmetrace.utilization_series IS
+  'Per series: samples, exact mean (numeric sum / count, rounded once to float8), min, max, first and last time, from the block summaries without decoding a sample.';
+
+COMMENT ON TABLE acmetrace.utilization_lines IS
+  'COPY target for wide utilization files, one line per row: each line is streamed into acmetrace.utilization_blocks as it arrives (always empty).';
+
+CREATE FUNCTION acmetrace._utilization_load()
+RETURNS trigger
+AS 'MODULE_PATHNAME', 'acmetrace_utilization_load'
+LANGUAGE C;
+
+CREATE TRIGGER load_begin BEFORE INSERT ON acmetrace.utilization_lines
+    FOR EACH STATEMENT EXECUTE FUNCTION acmetrace._utilization_load();
+CREATE TRIGGER load_line BEFORE INSERT ON acmetrace.utilization_lines
+    FOR EACH ROW EXECUTE FUNCTION acmetrace._utilization_load();
+CREATE TRIGGER load_end AFTER INSERT ON acmetrace.utilization_lines
+    FOR EACH STATEMENT EXECUTE FUNCTION acmetrace._utilization_load();
+
+-- The utilization analyses read the blocks.
+CREATE OR REPLACE FUNCTION acmetrace.util_cdf(metric text, cluster text DEFAULT NULL,
+                                   thresholds double precision[] DEFAULT acmetrace.steps(0, 100, 1))
+RETURNS TABLE (cluster text, x double precision, percent double precision)
+LANGUAGE sql STABLE PARALLEL SAFE
+AS $$
+SELECT g.cluster, u.x, u.percent
+  FROM (SELECT b.cluster, acmetrace.cdf_at(b.samples, thresholds) AS cdf
+          FROM acmetrace.utilization_blocks b
+         WHERE b.metric = util_cdf.metric AND (util_cdf.cluster IS NULL OR b.cluster = util_cdf.cluster)
+         GROUP BY b.cluster) g,
+       unnest(thresholds, g.cdf) u(x, percent)
+ ORDER BY g.cluster, u.x
+$$;
+COMMENT ON FUNCTION acmetrace.util_cdf(text, text, double precision[]) IS
+  'CDF (percent) of a utilization metric over all its samples, per cluster, at each threshold (default 0..100), counted straight from the compressed blocks.';
+
+CREATE OR REPLACE FUNCTION acmetrace.util_histogram(metric text, cluster text DEFAULT NULL, nbins integer DEFAULT 10)
+RETURNS TABLE (cluster text, bin integer, bin_lo double precision, bin_hi double precision, series bigint,
+               percent double precision, cumulative_percent double precision)
+LANGUAGE sql STABLE PARALLEL SAFE
+AS $$
+SELECT h.cluster, r.bin, r.bin_lo, r.bin_hi, r.count, r.percent, r.cumulative_percent
+  FROM (SELECT a.cluster, acmetrace.bins(a.mean, 0, 100, nbins) AS counts
+          FROM (SELECT b.cluster, (sum(b.sum) / sum(b.n))::double precision AS mean
+                  FROM acmetrace.utilization_blocks b
+                 WHERE b.metric = util_histogram.metric
+                   AND (util_histogram.cluster IS NULL OR b.cluster = util_histogram.cluster)
+                 GROUP BY b.cluster, b.series) a
+         GROUP BY a.cluster) h,
+       acmetrace.bin_rows(h.counts, 0, 100) r
+ ORDER BY h.cluster, r.bin
+$$;
+COMMENT ON FUNCTION acmetrace.util_histogram(text, text, integer) IS
+  'Histogram of the per-series (per-GPU or per-server) average of a utilization metric in nbins equal bins over 0..100, per cluster: the Spark study''s 10% bins. Averages are exact (the blocks'' numeric sums over their counts, rounded once) and read from the block summaries without decoding a sample. Bins 0 and nbins+1 count averages below 0 and above 100.';
+
+-- v >= 99 is "not v <= the float8 just below 99" (99 - 2^-46).
+CREATE OR REPLACE FUNCTION acmetrace.util_polarization(metric text, cluster text DEFAULT NULL)
+RETURNS TABLE (cluster text, samples bigint, percent_at_most_1 double precision, percent_at_least_99 double precision)
+LANGUAGE sql STABLE PARALLEL SAFE
+AS $$
+SELECT g.cluster, g.samples, g.cdf[1], 100 - g.cdf[2]
+  FROM (SELECT b.cluster, sum(b.n)::bigint AS samples,
+               acmetrace.cdf_at(b.samples, ARRAY[1, 99 - 2::float8 ^ -46]) AS cdf
+          FROM acmetrace.utilization_blocks b
+         WHERE b.metric = util_polarization.metric
+           AND (util_polarization.cluster IS NULL OR b.cluster = util_polarization.cluster)
+         GROUP BY b.cluster) g
+ ORDER BY g.cluster
+$$;
+COMMENT ON FUNCTION acmetrace.util_polarization(text, text) IS
+  'How polarized a utilization metric is, per cluster: the percent of samples at or below 1 and at or above 99.';
+
+-- views.sql sets security_invoker on every view of the extension.
+ALTER VIEW acmetrace.utilization SET (security_invoker = true);
+ALTER VIEW acmetrace.utilization_series SET (security_invoker = true);

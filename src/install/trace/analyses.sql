@@ -458,15 +458,15 @@ RETURNS TABLE (cluster text, x double precision, percent double precision)
 LANGUAGE sql STABLE PARALLEL SAFE
 AS $$
 SELECT g.cluster, u.x, u.percent
-  FROM (SELECT t.cluster, acmetrace.cdf_at(t.value, thresholds) AS cdf
-          FROM acmetrace.utilization t
-         WHERE t.metric = util_cdf.metric AND (util_cdf.cluster IS NULL OR t.cluster = util_cdf.cluster)
-         GROUP BY t.cluster) g,
+  FROM (SELECT b.cluster, acmetrace.cdf_at(b.samples, thresholds) AS cdf
+          FROM acmetrace.utilization_blocks b
+         WHERE b.metric = util_cdf.metric AND (util_cdf.cluster IS NULL OR b.cluster = util_cdf.cluster)
+         GROUP BY b.cluster) g,
        unnest(thresholds, g.cdf) u(x, percent)
  ORDER BY g.cluster, u.x
 $$;
 COMMENT ON FUNCTION acmetrace.util_cdf(text, text, double precision[]) IS
-  'CDF (percent) of a utilization metric over all its samples, per cluster, at each threshold (default 0..100).';
+  'CDF (percent) of a utilization metric over all its samples, per cluster, at each threshold (default 0..100), counted straight from the compressed blocks.';
 
 CREATE FUNCTION acmetrace.util_histogram(metric text, cluster text DEFAULT NULL, nbins integer DEFAULT 10)
 RETURNS TABLE (cluster text, bin integer, bin_lo double precision, bin_hi double precision, series bigint,
@@ -475,31 +475,31 @@ LANGUAGE sql STABLE PARALLEL SAFE
 AS $$
 SELECT h.cluster, r.bin, r.bin_lo, r.bin_hi, r.count, r.percent, r.cumulative_percent
   FROM (SELECT a.cluster, acmetrace.bins(a.mean, 0, 100, nbins) AS counts
-          FROM (SELECT t.cluster, avg(t.value) AS mean
-                  FROM acmetrace.utilization t
-                 WHERE t.metric = util_histogram.metric
-                   AND (util_histogram.cluster IS NULL OR t.cluster = util_histogram.cluster)
-                 GROUP BY t.cluster, t.series) a
+          FROM (SELECT b.cluster, (sum(b.sum) / sum(b.n))::double precision AS mean
+                  FROM acmetrace.utilization_blocks b
+                 WHERE b.metric = util_histogram.metric
+                   AND (util_histogram.cluster IS NULL OR b.cluster = util_histogram.cluster)
+                 GROUP BY b.cluster, b.series) a
          GROUP BY a.cluster) h,
        acmetrace.bin_rows(h.counts, 0, 100) r
  ORDER BY h.cluster, r.bin
 $$;
 COMMENT ON FUNCTION acmetrace.util_histogram(text, text, integer) IS
-  'Histogram of the per-series (per-GPU or per-server) average of a utilization metric in nbins equal bins over 0..100, per cluster: the Spark study''s 10% bins. Bins 0 and nbins+1 count averages below 0 and above 100.';
+  'Histogram of the per-series (per-GPU or per-server) average of a utilization metric in nbins equal bins over 0..100, per cluster: the Spark study''s 10% bins. Averages are exact (the blocks'' numeric sums over their counts, rounded once) and read from the block summaries without decoding a sample. Bins 0 and nbins+1 count averages below 0 and above 100.';
 
+-- v >= 99 is "not v <= the float8 just below 99" (99 - 2^-46).
 CREATE FUNCTION acmetrace.util_polarization(metric text, cluster text DEFAULT NULL)
 RETURNS TABLE (cluster text, samples bigint, percent_at_most_1 double precision, percent_at_least_99 double precision)
 LANGUAGE sql STABLE PARALLEL SAFE
 AS $$
-SELECT t.cluster, count(*),
-       count(*) FILTER (WHERE t.value <= 1)::float8 / count(*) * 100,
-       count(*) FILTER (WHERE t.value >= 99)::float8 / count(*) * 100
-  FROM acmetrace.utilization t
- WHERE t.metric = util_polarization.metric
-   AND (util_polarization.cluster IS NULL OR t.cluster = util_polarization.cluster)
-   AND NOT t.value = 'NaN'
- GROUP BY t.cluster
- ORDER BY t.cluster
+SELECT g.cluster, g.samples, g.cdf[1], 100 - g.cdf[2]
+  FROM (SELECT b.cluster, sum(b.n)::bigint AS samples,
+               acmetrace.cdf_at(b.samples, ARRAY[1, 99 - 2::float8 ^ -46]) AS cdf
+          FROM acmetrace.utilization_blocks b
+         WHERE b.metric = util_polarization.metric
+           AND (util_polarization.cluster IS NULL OR b.cluster = util_polarization.cluster)
+         GROUP BY b.cluster) g
+ ORDER BY g.cluster
 $$;
 COMMENT ON FUNCTION acmetrace.util_polarization(text, text) IS
   'How polarized a utilization metric is, per cluster: the percent of samples at or below 1 and at or above 99.';

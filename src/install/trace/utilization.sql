@@ -1,63 +1,56 @@
--- Utilization samples: wide files loaded through acmetrace.unpivot.
+-- Utilization samples: wide files streamed into compressed per-series
+-- blocks (src/utilization_load.c), one row per metric, cluster, series and
+-- UTC day, with the block's summaries beside it.
 
--- value and ts first: aggregates over millions of samples then read them at
--- fixed offsets, without walking the text columns.
-CREATE TABLE acmetrace.utilization (
-    value   double precision NOT NULL,
-    ts      timestamptz NOT NULL,
-    metric  text NOT NULL,
-    cluster text NOT NULL,
-    series  text NOT NULL
+CREATE TABLE acmetrace.utilization_blocks (
+    metric   text NOT NULL,
+    cluster  text NOT NULL,
+    day      date NOT NULL,
+    series   text NOT NULL,
+    n        integer NOT NULL CHECK (n > 0),
+    min      double precision NOT NULL,
+    max      double precision NOT NULL,
+    sum      numeric NOT NULL,
+    first_ts timestamptz NOT NULL,
+    last_ts  timestamptz NOT NULL,
+    samples  acmetrace.samples NOT NULL,
+    PRIMARY KEY (metric, cluster, day, series)
 );
-COMMENT ON TABLE acmetrace.utilization IS
-  'Utilization samples as long rows: one per metric, cluster, time and series (server, GPU, or Philly machine/GPU). Empty, NA and NaN cells have no row.';
-SELECT pg_catalog.pg_extension_config_dump('acmetrace.utilization', '');
+COMMENT ON TABLE acmetrace.utilization_blocks IS
+  'Utilization samples, one row per metric, cluster, UTC day and series (server, GPU, or Philly machine/GPU): the day''s samples compressed (acmetrace.samples) and their count, min, max, exact sum and first and last time. The key stores each sample once.';
+SELECT pg_catalog.pg_extension_config_dump('acmetrace.utilization_blocks', '');
+
+-- The long rows of releases before 0.4.0, for SQL written against them.
+CREATE VIEW acmetrace.utilization AS
+SELECT u.value, u.ts, b.metric, b.cluster, b.series
+  FROM acmetrace.utilization_blocks b
+ CROSS JOIN LATERAL acmetrace.unnest(b.samples) u;
+COMMENT ON VIEW acmetrace.utilization IS
+  'Utilization samples as long rows (value, ts, metric, cluster, series), decoded from acmetrace.utilization_blocks: filters on metric, cluster and series skip whole blocks; aggregates over blocks (acmetrace.bins(samples, ...)) avoid the rows altogether.';
+
+-- Per-series statistics straight from the block summaries.
+CREATE VIEW acmetrace.utilization_series AS
+SELECT b.metric, b.cluster, b.series, sum(b.n)::bigint AS samples,
+       (sum(b.sum) / sum(b.n))::double precision AS mean,
+       min(b.min) AS min, max(b.max) AS max,
+       min(b.first_ts) AS first_ts, max(b.last_ts) AS last_ts
+  FROM acmetrace.utilization_blocks b
+ GROUP BY b.metric, b.cluster, b.series;
+COMMENT ON VIEW acmetrace.utilization_series IS
+  'Per series: samples, exact mean (numeric sum / count, rounded once to float8), min, max, first and last time, from the block summaries without decoding a sample.';
 
 CREATE UNLOGGED TABLE acmetrace.utilization_lines (line text);
 COMMENT ON TABLE acmetrace.utilization_lines IS
-  'COPY target for wide utilization files, one line per row (always empty: rows move to acmetrace.utilization).';
+  'COPY target for wide utilization files, one line per row: each line is streamed into acmetrace.utilization_blocks as it arrives (always empty).';
 
-CREATE FUNCTION acmetrace._load_utilization()
+CREATE FUNCTION acmetrace._utilization_load()
 RETURNS trigger
-LANGUAGE plpgsql
-AS $$
-DECLARE
-    metric text := nullif(current_setting('acmetrace.metric', true), '');
-    cl     text := nullif(current_setting('acmetrace.cluster', true), '');
-    hdr    text;
-    key    text;
-BEGIN
-    IF metric IS NULL OR metric !~ '^[A-Za-z][A-Za-z0-9_]*$' THEN
-        RAISE EXCEPTION 'set acmetrace.metric to the metric this file holds (got %)', coalesce(quote_literal(metric), 'nothing')
-            USING ERRCODE = 'invalid_parameter_value',
-                  HINT = 'For example SET acmetrace.metric = ''NODE_CPU_UTILIZATION''; names are letters, digits and _.';
-    END IF;
-    IF cl IS NULL OR cl !~ '^[a-z][a-z0-9_]*$' THEN
-        RAISE EXCEPTION 'set acmetrace.cluster to the cluster this file describes (got %)', coalesce(quote_literal(cl), 'nothing')
-            USING ERRCODE = 'invalid_parameter_value',
-                  HINT = 'For example SET acmetrace.cluster = ''seren''; names are lower case letters, digits and _.';
-    END IF;
-    -- The transition table keeps COPY's order: its first row is the header.
-    SELECT n.line INTO hdr FROM new_rows n LIMIT 1;
-    IF hdr IS NULL OR lower(split_part(hdr, ',', 1)) NOT IN ('time', '"time"') THEN
-        RAISE EXCEPTION 'the first line must be the header (Time,...), got "%"', left(hdr, 60)
-            USING ERRCODE = 'bad_copy_file_format',
-                  HINT = 'Copy the whole file, header included, in one \copy.';
-    END IF;
-    -- Philly's cluster_gpu_util has a row per machine and time: its second
-    -- column, machineId, is the key of the series (m29/gpu0_util, ...).
-    IF split_part(hdr, ',', 2) = 'machineId' THEN
-        key := 'machineId';
-    END IF;
-    INSERT INTO acmetrace.utilization (metric, cluster, ts, series, value)
-    SELECT metric, cl, u.ts, u.series, u.value
-      FROM new_rows n, acmetrace.unpivot(hdr, n.line, key) u
-     WHERE n.line IS DISTINCT FROM hdr AND n.line <> '';
-    DELETE FROM acmetrace.utilization_lines;
-    RETURN NULL;
-END
-$$;
+AS 'MODULE_PATHNAME', 'acmetrace_utilization_load'
+LANGUAGE C;
 
-CREATE TRIGGER load_into_utilization AFTER INSERT ON acmetrace.utilization_lines
-    REFERENCING NEW TABLE AS new_rows
-    FOR EACH STATEMENT EXECUTE FUNCTION acmetrace._load_utilization();
+CREATE TRIGGER load_begin BEFORE INSERT ON acmetrace.utilization_lines
+    FOR EACH STATEMENT EXECUTE FUNCTION acmetrace._utilization_load();
+CREATE TRIGGER load_line BEFORE INSERT ON acmetrace.utilization_lines
+    FOR EACH ROW EXECUTE FUNCTION acmetrace._utilization_load();
+CREATE TRIGGER load_end AFTER INSERT ON acmetrace.utilization_lines
+    FOR EACH STATEMENT EXECUTE FUNCTION acmetrace._utilization_load();
