@@ -23,10 +23,11 @@ SELECT row_number() OVER (ORDER BY cluster, user_id) AS id,
        acmetrace.delay_sketch_agg(wait_s) AS sk, acmetrace.occupancy_agg(start_time, end_time, gpu_num) AS occ
   FROM acmetrace.jobs GROUP BY cluster, user_id;
 
--- Utilization samples: rows with a time each, and blocks built from them.
+-- Utilization samples: rows with a time each, and blocks built from them
+-- (integer values, so the sketches' float sums do not depend on the order).
 CREATE TABLE util_rows AS
-SELECT i AS id, '2023-07-01'::timestamptz + i * interval '15 s' AS ts,
-       CASE WHEN i % 400 < 150 THEN 0 ELSE round((50 + 50 * sin(i / 7.0))::numeric, 3) END::float8 AS value
+SELECT i::bigint AS id, '2023-07-01'::timestamptz + i * interval '15 s' AS ts,
+       CASE WHEN i % 400 < 150 THEN 0 ELSE round(50 + 50 * sin(i / 7.0)) END::float8 AS value
   FROM generate_series(1, 20000) i;
 CREATE TABLE blocks AS
 SELECT id % 37 AS id, acmetrace.samples_agg(ts, value) AS s FROM util_rows GROUP BY 1;

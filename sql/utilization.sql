@@ -99,14 +99,16 @@ SET acmetrace.metric = 'GPU_UTIL';
 -- serially and under forced parallel plans.
 SET acmetrace.cluster = 'big';
 INSERT INTO acmetrace.utilization_lines
-SELECT 'Time,' || string_agg('g' || g, ',' ORDER BY g) FROM generate_series(1, 40) g;
-INSERT INTO acmetrace.utilization_lines
-SELECT to_char('2023-07-01'::timestamptz + t * interval '15 s', 'YYYY-MM-DD HH24:MI:SS') || '+00,' ||
-       string_agg(CASE WHEN (t * g) % 53 = 0 THEN ''
-                       WHEN (t / 240 + g) % 3 = 0 THEN '0'
-                       ELSE ((t * 31 + g * 17) % 100 / (1.0 + g % 3))::numeric(8, 3)::text END, ',' ORDER BY g)
-  FROM generate_series(0, 12000) t, generate_series(1, 40) g
- GROUP BY t ORDER BY t;
+SELECT line FROM (
+  SELECT -1 AS t, 'Time,' || string_agg('g' || g, ',' ORDER BY g) AS line FROM generate_series(1, 40) g
+  UNION ALL
+  SELECT t, to_char('2023-07-01'::timestamptz + t * interval '15 s', 'YYYY-MM-DD HH24:MI:SS') || '+00,' ||
+         string_agg(CASE WHEN (t * g) % 53 = 0 THEN ''
+                         WHEN (t / 240 + g) % 3 = 0 THEN '0'
+                         ELSE ((t * 31 + g * 17) % 100 / (1.0 + g % 3))::numeric(8, 3)::text END, ',' ORDER BY g)
+    FROM generate_series(0, 12000) t, generate_series(1, 40) g
+   GROUP BY t) f
+ ORDER BY t;
 SELECT count(*) AS blocks, sum(n) AS samples FROM acmetrace.utilization_blocks WHERE cluster = 'big';
 CREATE TEMP TABLE want AS
 SELECT (SELECT array_agg(percent ORDER BY x) FROM (
@@ -132,14 +134,14 @@ SELECT (SELECT array_agg(percent ORDER BY x) FROM acmetrace.util_cdf('GPU_UTIL',
   FROM want w
 $$;
 SELECT * FROM pg_temp.checks();
+ANALYZE acmetrace.utilization_blocks;
 SET parallel_setup_cost = 0;
-SET parallel_tuple_cost = 0;
 SET min_parallel_table_scan_size = 0;
 SET force_parallel_mode = on;
+EXPLAIN (COSTS OFF) SELECT acmetrace.bins(samples, 0, 100, 10) FROM acmetrace.utilization_blocks;
 SELECT * FROM pg_temp.checks();
 RESET force_parallel_mode;
 RESET parallel_setup_cost;
-RESET parallel_tuple_cost;
 RESET min_parallel_table_scan_size;
 -- A one-hour window over every series, from the blocks it overlaps.
 SELECT acmetrace.bins(acmetrace.samples_between(b.samples, '2023-07-01 10:00+00', '2023-07-01 11:00+00'), 0, 100, 10)

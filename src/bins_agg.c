@@ -55,6 +55,11 @@ typedef struct BinsEO
 	ExpandedObjectHeader hdr;
 	at_bins		h;
 	bool		stable;			/* the array argument is a constant (or Param) */
+	/* blocks of integers / 10^scale: the slot of each integer lo..lo+n-1 */
+	int32	   *slot_of;
+	int64		slot_lo;
+	int32		slot_n;
+	int32		slot_scale;
 } BinsEO;
 
 #define BINS_HINT_FORMAT \
@@ -504,11 +509,67 @@ acmetrace_wcdf_trans(PG_FUNCTION_ARGS)
 	RETURN_EO(eo);
 }
 
+static inline int32
+slot_of_value(const at_bins *h, double v)
+{
+	switch (h->kind)
+	{
+		case AT_BINS_EQUAL:
+			return at_bins_equal_slot(v, h->lo, h->hi, h->nbins);
+		case AT_BINS_EDGES:
+			return at_bins_edges_slot(v, h->params, h->nparams);
+		default:
+			return at_bins_cdf_slot(v, h->params, h->nparams);
+	}
+}
+
+#define SLOT_TABLE_MAX (1 << 20)
+
+/*
+ * The slot table covering the integers of a block (scale, [mlo, mhi]), or
+ * NULL when it would be too big.  Each entry is the slot of (double) m /
+ * 10^scale, the value the block decodes to, so counts are the same as
+ * value by value.  Kept in the state's context, rebuilt when a block falls
+ * outside it.
+ */
+static const int32 *
+slot_table(BinsEO *eo, int32 scale, int64 mlo, int64 mhi)
+{
+	static const double pow10[AT_SAMPLES_MAX_SCALE + 1] = {1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7,
+	1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15};
+	int64		lo,
+				hi;
+
+	if (eo->slot_of != NULL && eo->slot_scale == scale && mlo >= eo->slot_lo &&
+		mhi < eo->slot_lo + eo->slot_n)
+		return eo->slot_of;
+	lo = mlo;
+	hi = mhi;
+	/* widen to the old table's range when the union stays small */
+	if (eo->slot_of != NULL && eo->slot_scale == scale &&
+		Max(hi, eo->slot_lo + eo->slot_n - 1) - Min(lo, eo->slot_lo) < SLOT_TABLE_MAX)
+	{
+		lo = Min(lo, eo->slot_lo);
+		hi = Max(hi, eo->slot_lo + eo->slot_n - 1);
+	}
+	if (hi - lo >= SLOT_TABLE_MAX)
+		return NULL;
+	if (eo->slot_of != NULL)
+		pfree(eo->slot_of);
+	eo->slot_of = MemoryContextAlloc(eo->hdr.eoh_context, sizeof(int32) * (hi - lo + 1));
+	for (int64 m = lo; m <= hi; m++)
+		eo->slot_of[m - lo] = slot_of_value(&eo->h, (double) m / pow10[scale]);
+	eo->slot_lo = lo;
+	eo->slot_n = (int32) (hi - lo + 1);
+	eo->slot_scale = scale;
+	return eo->slot_of;
+}
+
 /*
  * Every value of a samples block into h, as the value aggregates would
  * count them one by one: a chunk of one repeated value costs one slot
- * lookup; equal-width bins over integers of a small range (GPU_UTIL's
- * 0..100) look the slot up in a table made once per state.
+ * lookup; blocks of integers / 10^k over a range under a million (GPU_UTIL's
+ * 0..100, 3-decimal percents) look each slot up in a table.
  */
 static void
 add_samples(BinsEO *eo, Datum d)
@@ -516,36 +577,54 @@ add_samples(BinsEO *eo, Datum d)
 	at_bins    *h = &eo->h;
 	size_t		len;
 	const unsigned char *b = samples_bytes(d, &len);
+	at_samples_info info;
 	at_samples_iter it;
-	double		v[AT_SAMPLES_CHUNK];
+	const int32 *table = NULL;
 	int			k,
 				constant;
 
+	at_samples_info_read(b, &info);
 	at_samples_iter_init(&it, b, len);
-	while ((k = at_samples_iter_next(&it, v, &constant)) > 0)
+	if (info.scale >= 0)
 	{
-		if (constant)
-		{
-			int32		s;
+		static const double pow10[AT_SAMPLES_MAX_SCALE + 1] = {1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7,
+		1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15};
+		/* (one more each side: min * 10^k may round to the next integer) */
+		int64		mlo = llround(info.min * pow10[info.scale]) - 1;
+		int64		mhi = llround(info.max * pow10[info.scale]) + 1;
 
-			switch (h->kind)
-			{
-				case AT_BINS_EQUAL:
-					s = at_bins_equal_slot(v[0], h->lo, h->hi, h->nbins);
-					break;
-				case AT_BINS_EDGES:
-					s = at_bins_edges_slot(v[0], h->params, h->nparams);
-					break;
-				default:
-					s = at_bins_cdf_slot(v[0], h->params, h->nparams);
-					break;
-			}
-			h->counts[s] += k;
+		table = slot_table(eo, info.scale, mlo, mhi);
+	}
+	if (table != NULL)
+	{
+		int64		m[AT_SAMPLES_CHUNK];
+		int64		lo = eo->slot_lo;
+
+		while ((k = at_samples_iter_next_scaled(&it, m, &constant)) > 0)
+		{
+			if (constant)
+				h->counts[table[m[0] - lo]] += k;
+			else
+				for (int i = 0; i < k; i++)
+					h->counts[table[m[i] - lo]]++;
 			h->n += k;
 		}
-		else
-			for (int i = 0; i < k; i++)
-				at_bins_add(h, v[i], 0);
+		return;
+	}
+	{
+		double		v[AT_SAMPLES_CHUNK];
+
+		while ((k = at_samples_iter_next(&it, v, &constant)) > 0)
+		{
+			if (constant)
+			{
+				h->counts[slot_of_value(h, v[0])] += k;
+				h->n += k;
+			}
+			else
+				for (int i = 0; i < k; i++)
+					at_bins_add(h, v[i], 0);
+		}
 	}
 }
 

@@ -580,6 +580,12 @@ key_block(load_state *st, const at_field *key, int col)
 
 /* ---- a line ---- */
 
+static void
+line_context(void *arg)
+{
+	errcontext("acmetrace utilization load, line %lld", (long long) ((load_state *) arg)->lineno);
+}
+
 static char *
 cell_text(const at_field *f)
 {
@@ -594,6 +600,7 @@ take_line(load_state *st, const char *data, int len)
 	at_csv_status s;
 	TimestampTz ts;
 	int32		day;
+	ErrorContextCallback errcb;
 
 	if (len + 1 > st->line_cap)
 	{
@@ -619,7 +626,12 @@ take_line(load_state *st, const char *data, int len)
 						nf > (size_t) st->ncols + 1 ? (size_t) st->ncols + 1 : nf, st->ncols),
 				 errhint("Every line needs one cell per header column; leave a cell empty for a missing value.")));
 	st->line[(st->fields[0].start - st->line) + st->fields[0].len] = '\0';
+	errcb.callback = line_context;
+	errcb.arg = st;
+	errcb.previous = error_context_stack;
+	error_context_stack = &errcb;
 	ts = line_time(st, (char *) st->fields[0].start);
+	error_context_stack = errcb.previous;
 	day = (int32) (ts >= 0 ? ts / USECS_PER_DAY : -((-ts + USECS_PER_DAY - 1) / USECS_PER_DAY));
 
 	for (int i = 1; i < st->ncols; i++)

@@ -487,14 +487,15 @@ $$;
 COMMENT ON FUNCTION acmetrace.util_histogram(text, text, integer) IS
   'Histogram of the per-series (per-GPU or per-server) average of a utilization metric in nbins equal bins over 0..100, per cluster: the Spark study''s 10% bins. Averages are exact (the blocks'' numeric sums over their counts, rounded once) and read from the block summaries without decoding a sample. Bins 0 and nbins+1 count averages below 0 and above 100.';
 
--- v >= 99 is "not v <= the float8 just below 99" (99 - 2^-46).
+-- Counted with bins_at: [0] is v < the float8 just above 1 (v <= 1), [2] and
+-- [3] are v >= 99; percents as count(*) FILTER (...)::float8 / count(*) * 100.
 CREATE FUNCTION acmetrace.util_polarization(metric text, cluster text DEFAULT NULL)
 RETURNS TABLE (cluster text, samples bigint, percent_at_most_1 double precision, percent_at_least_99 double precision)
 LANGUAGE sql STABLE PARALLEL SAFE
 AS $$
-SELECT g.cluster, g.samples, g.cdf[1], 100 - g.cdf[2]
+SELECT g.cluster, g.samples, g.c[0]::float8 / g.samples * 100, (g.c[2] + g.c[3])::float8 / g.samples * 100
   FROM (SELECT b.cluster, sum(b.n)::bigint AS samples,
-               acmetrace.cdf_at(b.samples, ARRAY[1, 99 - 2::float8 ^ -46]) AS cdf
+               acmetrace.bins_at(b.samples, ARRAY[1 + 2::float8 ^ -52, 99, 1.7976931348623157e308]) AS c
           FROM acmetrace.utilization_blocks b
          WHERE b.metric = util_polarization.metric
            AND (util_polarization.cluster IS NULL OR b.cluster = util_polarization.cluster)
