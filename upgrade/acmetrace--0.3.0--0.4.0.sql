@@ -446,17 +446,18 @@ COMMENT ON AGGREGATE acmetrace.samples_agg(timestamptz, double precision) IS
   'The rows'' samples as one samples value, in time order. Rows with a NULL time or value, or a NaN value, are left out; a time given twice with the same value is kept once, with two different values it is an error; at most 16,777,216 samples (group by series and day). No rows give NULL.';
 
 -- The value aggregates over blocks: the same states, the same answers as
--- over the block's values one by one.
+-- over the block's values one by one.  COST: a call decodes a whole block
+-- (a day is 5,760 samples), which the planner must weigh to go parallel.
 CREATE FUNCTION acmetrace._bins_samples_trans(acmetrace.bins_state, acmetrace.samples, double precision, double precision, integer)
-RETURNS acmetrace.bins_state AS 'MODULE_PATHNAME', 'acmetrace_bins_samples_trans' LANGUAGE C IMMUTABLE PARALLEL SAFE;
+RETURNS acmetrace.bins_state AS 'MODULE_PATHNAME', 'acmetrace_bins_samples_trans' LANGUAGE C IMMUTABLE PARALLEL SAFE COST 2000;
 CREATE FUNCTION acmetrace._bins_at_samples_trans(acmetrace.bins_state, acmetrace.samples, double precision[])
-RETURNS acmetrace.bins_state AS 'MODULE_PATHNAME', 'acmetrace_bins_at_samples_trans' LANGUAGE C IMMUTABLE PARALLEL SAFE;
+RETURNS acmetrace.bins_state AS 'MODULE_PATHNAME', 'acmetrace_bins_at_samples_trans' LANGUAGE C IMMUTABLE PARALLEL SAFE COST 2000;
 CREATE FUNCTION acmetrace._bins_cdf_samples_trans(acmetrace.bins_state, acmetrace.samples, double precision[])
-RETURNS acmetrace.bins_state AS 'MODULE_PATHNAME', 'acmetrace_cdf_samples_trans' LANGUAGE C IMMUTABLE PARALLEL SAFE;
+RETURNS acmetrace.bins_state AS 'MODULE_PATHNAME', 'acmetrace_cdf_samples_trans' LANGUAGE C IMMUTABLE PARALLEL SAFE COST 2000;
 CREATE FUNCTION acmetrace._sketch_samples_trans(acmetrace.delay_sketch, acmetrace.samples)
-RETURNS acmetrace.delay_sketch AS 'MODULE_PATHNAME', 'acmetrace_sketch_samples_trans' LANGUAGE C IMMUTABLE PARALLEL SAFE;
+RETURNS acmetrace.delay_sketch AS 'MODULE_PATHNAME', 'acmetrace_sketch_samples_trans' LANGUAGE C IMMUTABLE PARALLEL SAFE COST 2000;
 CREATE FUNCTION acmetrace._sketch_samples_trans(acmetrace.delay_sketch, acmetrace.samples, double precision)
-RETURNS acmetrace.delay_sketch AS 'MODULE_PATHNAME', 'acmetrace_sketch_samples_trans' LANGUAGE C IMMUTABLE PARALLEL SAFE;
+RETURNS acmetrace.delay_sketch AS 'MODULE_PATHNAME', 'acmetrace_sketch_samples_trans' LANGUAGE C IMMUTABLE PARALLEL SAFE COST 2000;
 
 CREATE AGGREGATE acmetrace.bins(s acmetrace.samples, lo double precision, hi double precision, nbins integer) (
     SFUNC = acmetrace._bins_samples_trans, STYPE = acmetrace.bins_state, FINALFUNC = acmetrace._bins_final,
@@ -519,7 +520,7 @@ CREATE TABLE acmetrace.utilization_blocks (
     last_ts  timestamptz NOT NULL,
     samples  acmetrace.samples NOT NULL,
     PRIMARY KEY (metric, cluster, day, series)
-);
+) WITH (parallel_workers = 8);
 COMMENT ON TABLE acmetrace.utilization_blocks IS
   'Utilization samples, one row per metric, cluster, UTC day and series (server, GPU, or Philly machine/GPU): the day''s samples compressed (acmetrace.samples) and their count, min, max, exact sum and first and last time. The key stores each sample once.';
 SELECT pg_catalog.pg_extension_config_dump('acmetrace.utilization_blocks', '');
@@ -547,6 +548,8 @@ BEGIN
 END
 $$;
 
+-- (leaving the extension first takes the table out of its pg_extension_config_dump list)
+ALTER EXTENSION acmetrace DROP TABLE acmetrace._utilization_0_3_rows;
 DROP TABLE acmetrace._utilization_0_3_rows;
 
 -- The long rows of releases before 0.4.0, for SQL written against them.

@@ -57,6 +57,8 @@ SET acmetrace.cluster = 'kalos';
 SET acmetrace.cluster = 'seren';
 SET acmetrace.metric = 'NODE_CPU_UTILIZATION';
 \copy acmetrace.utilization_lines FROM 'acme_NODE_CPU_UTILIZATION_sample.csv' (FORMAT csv, DELIMITER E'\x1f', QUOTE E'\x1e')
+-- Samples stored twice, as a second load of the same file did before 0.4.0.
+INSERT INTO acmetrace.utilization SELECT * FROM acmetrace.utilization WHERE series IN ('10.140.1.10', '10.140.0.171');
 SELECT acmetrace.load_generated('synth', 'seren', 4000, 3);
 INSERT INTO acmetrace.failure_reasons
 SELECT cluster, job_id, 'Script', 'FileNotFoundError' FROM acmetrace.jobs
@@ -78,7 +80,7 @@ SELECT id, cluster, sk::text, encode(acmetrace.delay_sketch_send(sk), 'hex'),
   FROM kept ORDER BY id;
 SELECT md5(string_agg(j::text, '|' ORDER BY j.cluster COLLATE "C", j.job_id COLLATE "C")) FROM acmetrace.jobs j;
 SELECT c::text FROM acmetrace.clusters c ORDER BY c.cluster COLLATE "C";
-SELECT count(*), md5(string_agg(u::text, '|' ORDER BY u::text COLLATE "C")) FROM acmetrace.utilization u;
+SELECT count(DISTINCT u::text), md5(string_agg(DISTINCT u::text COLLATE "C", '|' ORDER BY u::text COLLATE "C")) FROM acmetrace.utilization u;
 SELECT count(*), md5(string_agg(f::text, '|' ORDER BY f::text COLLATE "C")) FROM acmetrace.failure_reasons f;
 SELECT cluster, acmetrace.percentiles(sk, '{0.5,0.9,0.99}'), acmetrace.peak(occ),
        acmetrace.gpus_at(occ, '2023-03-01 12:00+00') FROM kept WHERE sk IS NOT NULL ORDER BY id;
@@ -95,6 +97,9 @@ q -c "ALTER EXTENSION acmetrace UPDATE" >/dev/null || bad "ALTER EXTENSION acmet
 check_eq "version after update" \
     "$(q -c "SELECT extversion || ' ' || acmetrace.version() FROM pg_extension WHERE extname = 'acmetrace'")" "$NEW $NEW"
 snapshot >"$OUT/after.txt" || bad "analyses fail after the update"
+# The doubled samples are kept once in the blocks, every other one as it was.
+check_eq "samples stored twice before the update, once after" \
+    "$(q -c "SELECT count(*) = count(DISTINCT u::text) AND count(*) > 100 FROM acmetrace.utilization u")" t
 if cmp -s "$OUT/before.txt" "$OUT/after.txt"; then ok "stored values and analyses unchanged by the update"
 else bad "update changed stored values or analyses"; diff "$OUT/before.txt" "$OUT/after.txt" | head -20; fi
 

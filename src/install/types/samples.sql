@@ -75,17 +75,18 @@ COMMENT ON AGGREGATE acmetrace.samples_agg(timestamptz, double precision) IS
   'The rows'' samples as one samples value, in time order. Rows with a NULL time or value, or a NaN value, are left out; a time given twice with the same value is kept once, with two different values it is an error; at most 16,777,216 samples (group by series and day). No rows give NULL.';
 
 -- The value aggregates over blocks: the same states, the same answers as
--- over the block's values one by one.
+-- over the block's values one by one.  COST: a call decodes a whole block
+-- (a day is 5,760 samples), which the planner must weigh to go parallel.
 CREATE FUNCTION acmetrace._bins_samples_trans(acmetrace.bins_state, acmetrace.samples, double precision, double precision, integer)
-RETURNS acmetrace.bins_state AS 'MODULE_PATHNAME', 'acmetrace_bins_samples_trans' LANGUAGE C IMMUTABLE PARALLEL SAFE;
+RETURNS acmetrace.bins_state AS 'MODULE_PATHNAME', 'acmetrace_bins_samples_trans' LANGUAGE C IMMUTABLE PARALLEL SAFE COST 2000;
 CREATE FUNCTION acmetrace._bins_at_samples_trans(acmetrace.bins_state, acmetrace.samples, double precision[])
-RETURNS acmetrace.bins_state AS 'MODULE_PATHNAME', 'acmetrace_bins_at_samples_trans' LANGUAGE C IMMUTABLE PARALLEL SAFE;
+RETURNS acmetrace.bins_state AS 'MODULE_PATHNAME', 'acmetrace_bins_at_samples_trans' LANGUAGE C IMMUTABLE PARALLEL SAFE COST 2000;
 CREATE FUNCTION acmetrace._bins_cdf_samples_trans(acmetrace.bins_state, acmetrace.samples, double precision[])
-RETURNS acmetrace.bins_state AS 'MODULE_PATHNAME', 'acmetrace_cdf_samples_trans' LANGUAGE C IMMUTABLE PARALLEL SAFE;
+RETURNS acmetrace.bins_state AS 'MODULE_PATHNAME', 'acmetrace_cdf_samples_trans' LANGUAGE C IMMUTABLE PARALLEL SAFE COST 2000;
 CREATE FUNCTION acmetrace._sketch_samples_trans(acmetrace.delay_sketch, acmetrace.samples)
-RETURNS acmetrace.delay_sketch AS 'MODULE_PATHNAME', 'acmetrace_sketch_samples_trans' LANGUAGE C IMMUTABLE PARALLEL SAFE;
+RETURNS acmetrace.delay_sketch AS 'MODULE_PATHNAME', 'acmetrace_sketch_samples_trans' LANGUAGE C IMMUTABLE PARALLEL SAFE COST 2000;
 CREATE FUNCTION acmetrace._sketch_samples_trans(acmetrace.delay_sketch, acmetrace.samples, double precision)
-RETURNS acmetrace.delay_sketch AS 'MODULE_PATHNAME', 'acmetrace_sketch_samples_trans' LANGUAGE C IMMUTABLE PARALLEL SAFE;
+RETURNS acmetrace.delay_sketch AS 'MODULE_PATHNAME', 'acmetrace_sketch_samples_trans' LANGUAGE C IMMUTABLE PARALLEL SAFE COST 2000;
 
 CREATE AGGREGATE acmetrace.bins(s acmetrace.samples, lo double precision, hi double precision, nbins integer) (
     SFUNC = acmetrace._bins_samples_trans, STYPE = acmetrace.bins_state, FINALFUNC = acmetrace._bins_final,
