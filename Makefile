@@ -30,7 +30,7 @@ REGRESS_OPTS = --inputdir=. --outputdir=.
 
 PG_CPPFLAGS = -I$(srcdir)/src/core -DACMETRACE_VERSION='"$(EXTVERSION)"'
 PG_CFLAGS   = -Werror
-EXTRA_CLEAN = test/core/run_core results regression.diffs regression.out
+EXTRA_CLEAN = test/core/run_core tools/acmetrace-genutil results regression.diffs regression.out
 
 PG_CONFIG ?= pg_config
 PGXS := $(shell $(PG_CONFIG) --pgxs)
@@ -60,6 +60,15 @@ test/core/run_core: $(CORE_TESTS) $(CORE_SRCS) $(wildcard src/core/*.h)
 .PHONY: check-core
 check-core: test/core/run_core
 	test/core/run_core
+
+# The realistic utilization file generator (tools/acmetrace-genutil.c) of
+# the benchmarks and e2e tests: plain C over the core's model.
+GENUTIL_SRCS = tools/acmetrace-genutil.c src/core/generate_util.c src/core/util_quantiles.c src/core/rng.c
+tools/acmetrace-genutil: $(GENUTIL_SRCS) $(wildcard src/core/*.h)
+	$(CC) -std=c99 -D_GNU_SOURCE -O2 -Wall -Wextra -Werror -Isrc/core -o $@ $(GENUTIL_SRCS) -lm
+
+.PHONY: genutil
+genutil: tools/acmetrace-genutil
 
 # ---- installcheck-asan (test/asan/, doc/sanitizers.md) ----
 # Core tests and the whole pg_regress suite against acmetrace built with

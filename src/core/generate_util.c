@@ -1,6 +1,7 @@
 /*
  * generate_util.c: synthetic wide utilization lines.  See generate_util.h.
  */
+#include <math.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -89,6 +90,188 @@ at_util_line(char *buf, int series, int64_t unix_s, uint64_t seed,
 		else
 			v = 100.0 * u;
 		n += (size_t) sprintf(buf + n, ",%.3f", v);
+	}
+	buf[n] = '\0';
+	return n;
+}
+
+/* ---- the realistic model ---- */
+
+double
+at_util_quantile_at(const double *q, double p)
+{
+	double		x = p * 999.0;
+	int			i;
+
+	if (!(x > 0))
+		return q[0];
+	if (x >= 999.0)
+		return q[999];
+	i = (int) x;
+	return q[i] + (q[i + 1] - q[i]) * (x - i);
+}
+
+double
+at_util_table_cdf(const double *q, double x)
+{
+	int			lo = 0,
+				hi = 999;
+
+	if (x < q[0])
+		return 0;
+	if (x >= q[999])
+		return 1;
+	/* the largest i with q[i] <= x */
+	while (lo < hi)
+	{
+		int			mid = (lo + hi + 1) / 2;
+
+		if (q[mid] <= x)
+			lo = mid;
+		else
+			hi = mid - 1;
+	}
+	return (lo + (x - q[lo]) / (q[lo + 1] - q[lo])) / 999.0;
+}
+
+/* Busy runs 40 to 2,880 samples (10 minutes to 12 hours at 15 s), log-uniform. */
+#define RUN_MIN 40.0
+#define RUN_MAX 2880.0
+#define AR_RHO 0.97
+
+static int32_t
+run_length(at_util_gen *g, int busy)
+{
+	double		len = exp(log(RUN_MIN) + at_rng_uniform(&g->rng) * (log(RUN_MAX) - log(RUN_MIN)));
+
+	/* idle runs scaled so that idle / (idle + busy) time is p_idle */
+	if (!busy)
+		len *= g->p_idle / (1.0 - g->p_idle);
+	return len < 1 ? 1 : (int32_t) len;
+}
+
+static void
+new_run(at_util_gen *g, at_util_series *s, int first)
+{
+	if (first)
+		s->busy = at_rng_uniform(&g->rng) >= g->p_idle;
+	else
+		s->busy = !s->busy;
+	s->left = run_length(g, s->busy);
+	/* a run that starts mid-way (the first) is cut uniformly */
+	if (first)
+		s->left = 1 + (int32_t) (at_rng_uniform(&g->rng) * s->left);
+	s->offline = at_rng_uniform(&g->rng) < g->offline_share;
+	s->z = at_rng_normal(&g->rng);
+}
+
+int
+at_util_gen_init(at_util_gen *g, const char *cluster, const char *metric, int series,
+				 uint64_t seed, double offline_share, at_util_series *s)
+{
+	const char *table = metric;
+	double		p;
+
+	memset(g, 0, sizeof *g);
+	g->scale = 1;
+	g->decimals = 3;
+	if (strcmp(metric, "GPU_UTIL") == 0)
+		g->decimals = 0;
+	else if (strcmp(metric, "SM_ACTIVE") == 0)
+		table = "SM_ACTIVE_PCT";
+	else if (strcmp(metric, "SM_OCCUPANCY") == 0)
+		table = "SM_OCCUPANCY_PCT";
+	else if (strcmp(metric, "FB_USED") == 0)
+	{
+		table = "GPU_MEM_PCT";
+		g->scale = 81920.0 / 100.0;
+		g->decimals = 0;
+	}
+	else if (strcmp(metric, "NODE_CPU_UTILIZATION") != 0 && strcmp(metric, "NODE_MEMORY_UTILIZATION") != 0)
+		return -1;
+	g->q = at_util_quantiles(cluster, table);
+	if (g->q == NULL)
+		return -1;
+	p = at_util_table_cdf(g->q, 1.0);
+	g->p_idle = p < 0.02 ? 0.02 : p > 0.98 ? 0.98 : p;
+	g->series = series;
+	g->offline_share = offline_share;
+	g->s = s;
+	at_rng_seed(&g->rng, seed);
+	for (int i = 0; i < series; i++)
+		new_run(g, &s[i], 1);
+	return 0;
+}
+
+/* Writes v with d decimals (0 or 3), trailing zeros dropped; returns the length. */
+static size_t
+put_value(char *out, double v, int decimals)
+{
+	char		tmp[32];
+	int			n = 0;
+	size_t		len = 0;
+	int64_t		m = (int64_t) llround(decimals ? v * 1000.0 : v);
+	int64_t		ip,
+				fp;
+
+	if (m < 0)
+	{
+		out[len++] = '-';
+		m = -m;
+	}
+	ip = decimals ? m / 1000 : m;
+	fp = decimals ? m % 1000 : 0;
+	do
+	{
+		tmp[n++] = (char) ('0' + ip % 10);
+		ip /= 10;
+	} while (ip > 0);
+	while (n > 0)
+		out[len++] = tmp[--n];
+	if (fp != 0)
+	{
+		int			digits = 3;
+
+		while (fp % 10 == 0)
+		{
+			fp /= 10;
+			digits--;
+		}
+		out[len++] = '.';
+		for (int i = digits - 1; i >= 0; i--)
+		{
+			out[len + i] = (char) ('0' + fp % 10);
+			fp /= 10;
+		}
+		len += digits;
+	}
+	return len;
+}
+
+size_t
+at_util_gen_cells(at_util_gen *g, char *buf, int *empty)
+{
+	size_t		n = 0;
+	const double c = sqrt(1.0 - AR_RHO * AR_RHO);
+
+	*empty = 1;
+	for (int i = 0; i < g->series; i++)
+	{
+		at_util_series *s = &g->s[i];
+		double		u,
+					v;
+
+		if (s->left-- <= 0)
+			new_run(g, s, 0);
+		else
+			s->z = AR_RHO * s->z + c * at_rng_normal(&g->rng);
+		buf[n++] = ',';
+		if (s->offline)
+			continue;
+		*empty = 0;
+		u = 0.5 * erfc(-s->z / sqrt(2.0));
+		v = at_util_quantile_at(g->q, s->busy ? g->p_idle + u * (1.0 - g->p_idle) : u * g->p_idle);
+		n += put_value(buf + n, v * g->scale, g->decimals);
 	}
 	buf[n] = '\0';
 	return n;

@@ -29,4 +29,67 @@ extern size_t at_util_header(char *buf, int series);
 extern size_t at_util_line(char *buf, int series, int64_t unix_s, uint64_t seed,
 						   double blank_share, at_rng *rng);
 
+/* ---- the realistic model (per-GPU or per-server files) ---- */
+
+/*
+ * The published per-sample distribution of a cluster's metric (1,000
+ * quantiles at probabilities i/999, src/core/util_quantiles.c), or NULL.
+ * Tables: GPU_UTIL, SM_ACTIVE_PCT, SM_OCCUPANCY_PCT, GPU_MEM_PCT,
+ * NODE_CPU_UTILIZATION, NODE_MEMORY_UTILIZATION (seren, kalos), GPU_UTIL
+ * (philly).
+ */
+extern const double *at_util_quantiles(const char *cluster, const char *metric);
+
+/*
+ * Per-series state of the model.  Each series alternates between idle and
+ * busy runs (log-uniform lengths, 10 minutes to 12 hours busy; idle runs
+ * scaled so the stationary idle share is the table's share of values <= 1).
+ * A value is the table's quantile at a latent probability drawn inside the
+ * state's part of the distribution ([0, p_idle) or [p_idle, 1)) from an
+ * AR(1) Gaussian mapped through the normal CDF: consecutive samples are
+ * close, and the marginal is the published one.  A run is offline (empty
+ * cells) with probability offline_share.
+ */
+typedef struct at_util_series
+{
+	int32_t		left;			/* samples left in the run */
+	int8_t		busy;
+	int8_t		offline;
+	double		z;				/* the latent AR(1) value */
+} at_util_series;
+
+typedef struct at_util_gen
+{
+	const double *q;			/* 1,000 quantiles */
+	double		p_idle;
+	double		scale;			/* value = quantile * scale (FB_USED: MiB) */
+	int			decimals;		/* 0 or 3 */
+	int			series;
+	double		offline_share;
+	at_rng		rng;
+	at_util_series *s;			/* caller-allocated, series entries */
+} at_util_gen;
+
+/*
+ * Metrics the model writes: GPU_UTIL (integers), SM_ACTIVE, SM_OCCUPANCY,
+ * NODE_CPU_UTILIZATION, NODE_MEMORY_UTILIZATION (3 decimals), FB_USED
+ * (integer MiB of 80 GiB, from GPU_MEM_PCT).  0, or -1 when the cluster
+ * has no table for the metric.  s must hold `series` entries.
+ */
+extern int	at_util_gen_init(at_util_gen *g, const char *cluster, const char *metric, int series,
+							 uint64_t seed, double offline_share, at_util_series *s);
+
+/*
+ * The next sample of every series as cells ",v" (",", empty when offline)
+ * into buf (at_util_line_size(series) bytes); returns the length written
+ * and sets *empty when every cell is empty.
+ */
+extern size_t at_util_gen_cells(at_util_gen *g, char *buf, int *empty);
+
+/* The value the quantile table gives at probability p (linear interpolation). */
+extern double at_util_quantile_at(const double *q, double p);
+
+/* The table's CDF at x: the share of its distribution <= x (for tests). */
+extern double at_util_table_cdf(const double *q, double x);
+
 #endif

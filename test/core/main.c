@@ -11,6 +11,7 @@ main(void)
 	test_parse_value();
 	test_generate_jobs();
 	test_generate_util();
+	test_generate_util_model();
 	test_occupancy();
 	test_sketch();
 	test_bins();

@@ -1,4 +1,5 @@
 /* test_generate_util.c: synthetic wide lines split back into what was generated. */
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -62,4 +63,154 @@ test_generate_util(void)
 	CHECK(low > 600 && high > 600, "polarized: %d cells idle, %d busy", low, high);
 	free(buf);
 	free(f);
+}
+
+static int
+cmp_double(const void *a, const void *b)
+{
+	double		x = *(const double *) a,
+				y = *(const double *) b;
+
+	return x < y ? -1 : x > y;
+}
+
+/* Largest distance between the values' empirical CDF and the table's. */
+static double
+ks_distance(double *vals, size_t n, const double *q)
+{
+	double		ks = 0;
+	size_t		i = 0;
+
+	qsort(vals, n, sizeof(double), cmp_double);
+	while (i < n)
+	{
+		size_t		j = i;
+		double		below,
+					at,
+					d;
+
+		while (j < n && vals[j] == vals[i])
+			j++;
+		/* just below vals[i] and at it */
+		below = (double) i / (double) n;
+		at = (double) j / (double) n;
+		d = fabs(below - at_util_table_cdf(q, nextafter(vals[i], -1e300)));
+		ks = d > ks ? d : ks;
+		d = fabs(at - at_util_table_cdf(q, vals[i]));
+		ks = d > ks ? d : ks;
+		i = j;
+	}
+	return ks;
+}
+
+/*
+ * The realistic model: one day of 300 GPUs per metric, its per-sample
+ * distribution against the published one, its formatting and its runs.
+ */
+static void
+model_day(const char *metric, const char *table, int decimals)
+{
+	int			series = 300,
+				steps = 5760,
+				lines_empty = 0;
+	at_util_gen g;
+	at_util_series *st = calloc((size_t) series, sizeof *st);
+	char	   *buf = malloc(at_util_line_size(series));
+	at_field   *f = malloc(sizeof(at_field) * (size_t) (series + 2));
+	double	   *vals = malloc(sizeof(double) * (size_t) series * (size_t) steps);
+	double	   *prev = malloc(sizeof(double) * (size_t) series);
+	size_t		n = 0,
+				nf,
+				pos,
+				same_side = 0,
+				pairs = 0,
+				blanks = 0;
+	int			format_ok = 1;
+	double		ks;
+	const double *q = at_util_quantiles("seren", table);
+
+	CHECK(q != NULL && at_util_gen_init(&g, "seren", metric, series, 42, 0.01, st) == 0, "%s: model set up", metric);
+	for (int i = 0; i < series; i++)
+		prev[i] = -1;
+	for (int t = 0; t < steps; t++)
+	{
+		int			empty;
+		size_t		len = at_util_gen_cells(&g, buf, &empty);
+
+		lines_empty += empty;
+		/* the cells start with a comma: split what follows the first */
+		if (at_csv_split(buf + 1, len - 1, f, (size_t) series + 2, &nf, &pos) != AT_CSV_OK || nf != (size_t) series)
+		{
+			format_ok = 0;
+			break;
+		}
+		for (int i = 0; i < series; i++)
+		{
+			double		v;
+			const char *dot = memchr(f[i].start, '.', f[i].len);
+
+			if (f[i].len == 0)
+			{
+				blanks++;
+				prev[i] = -1;
+				continue;
+			}
+			if (at_parse_value(f[i].start, f[i].len, &v) != AT_VALUE_OK ||
+				(dot && (decimals == 0 || (size_t) (f[i].start + f[i].len - dot - 1) > (size_t) decimals)))
+				format_ok = 0;
+			vals[n++] = v;
+			/* runs: consecutive samples mostly stay idle (<= 1) or busy */
+			if (prev[i] >= 0)
+			{
+				pairs++;
+				same_side += (prev[i] <= 1) == (v <= 1);
+			}
+			prev[i] = v;
+		}
+	}
+	CHECK(format_ok, "%s: every cell empty or a number with at most %d decimals", metric, decimals);
+	CHECK(blanks > 0 && blanks < n / 10, "%s: some empty cells (%zu of %zu)", metric, blanks, n + blanks);
+	CHECK(pairs > 0 && (double) same_side / (double) pairs > 0.99,
+		  "%s: idle and busy come in runs (%.4f of consecutive pairs on the same side)", metric,
+		  pairs ? (double) same_side / (double) pairs : 0.0);
+	ks = ks_distance(vals, n, q);
+	CHECK(ks <= 0.05, "%s: largest CDF distance to the published seren distribution %.4f <= 0.05", metric, ks);
+	{
+		/* the same seed gives the same samples */
+		at_util_gen g2;
+		at_util_series *st2 = calloc((size_t) series, sizeof *st2);
+		char	   *b1 = malloc(at_util_line_size(series)),
+				   *b2 = malloc(at_util_line_size(series));
+		int			e,
+					same = 1;
+
+		at_util_gen_init(&g, "seren", metric, series, 7, 0.01, st);
+		at_util_gen_init(&g2, "seren", metric, series, 7, 0.01, st2);
+		for (int t = 0; t < 100; t++)
+			same &= at_util_gen_cells(&g, b1, &e) == at_util_gen_cells(&g2, b2, &e) && strcmp(b1, b2) == 0;
+		CHECK(same, "%s: deterministic", metric);
+		free(st2);
+		free(b1);
+		free(b2);
+	}
+	free(st);
+	free(buf);
+	free(f);
+	free(vals);
+	free(prev);
+}
+
+void
+test_generate_util_model(void)
+{
+	at_util_gen g;
+	at_util_series st[4];
+	const double *q = at_util_quantiles("seren", "GPU_UTIL");
+
+	CHECK(q != NULL && q[0] == 0 && q[999] == 100, "seren GPU_UTIL table embedded");
+	CHECK(at_util_quantiles("seren", "NO_SUCH") == NULL, "unknown table: NULL");
+	CHECK(at_util_gen_init(&g, "philly", "SM_ACTIVE", 4, 1, 0, st) == -1, "philly has no SM_ACTIVE table");
+	CHECK(at_util_table_cdf(q, -1) == 0 && at_util_table_cdf(q, 100) == 1, "table CDF bounds");
+	model_day("GPU_UTIL", "GPU_UTIL", 0);
+	model_day("SM_ACTIVE", "SM_ACTIVE_PCT", 3);
 }
