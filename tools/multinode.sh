@@ -193,16 +193,16 @@ shard_sql() {  # shard_sql PARITY
     cat <<EOF
 DELETE FROM acmetrace.jobs
  WHERE NOT extract(month FROM submit_time AT TIME ZONE 'UTC')::int % 2 = $1;
-DELETE FROM acmetrace.utilization
- WHERE NOT extract(month FROM ts AT TIME ZONE 'UTC')::int % 2 = $1;
+-- Utilization blocks hold one UTC day, so a block belongs to the month of its day.
+DELETE FROM acmetrace.utilization_blocks
+ WHERE NOT extract(month FROM day)::int % 2 = $1;
 -- One month of a cluster is an index range, stored contiguously (CLUSTER
 -- also compacts away the deleted months): a leaf reads only its own rows.
 CREATE INDEX jobs_cluster_submit ON acmetrace.jobs (cluster, submit_time);
-CREATE INDEX utilization_cluster_ts ON acmetrace.utilization (cluster, ts);
 CLUSTER acmetrace.jobs USING jobs_cluster_submit;
-CLUSTER acmetrace.utilization USING utilization_cluster_ts;
+CLUSTER acmetrace.utilization_blocks USING utilization_blocks_pkey;
 ANALYZE acmetrace.jobs;
-ANALYZE acmetrace.utilization;
+ANALYZE acmetrace.utilization_blocks;
 CREATE SCHEMA shard;
 CREATE TABLE shard.manifest (relation text, cluster text, month date, view_name text, rows bigint,
                              PRIMARY KEY (relation, cluster, month));
@@ -215,8 +215,8 @@ BEGIN
     FOR r IN SELECT 'jobs' AS relation, j.cluster, date_trunc('month', j.submit_time AT TIME ZONE 'UTC')::date AS month, count(*) AS n
                FROM acmetrace.jobs j GROUP BY 1, 2, 3
              UNION ALL
-             SELECT 'utilization', u.cluster, date_trunc('month', u.ts AT TIME ZONE 'UTC')::date, count(*)
-               FROM acmetrace.utilization u GROUP BY 1, 2, 3
+             SELECT 'utilization', b.cluster, date_trunc('month', b.day)::date, sum(b.n)
+               FROM acmetrace.utilization_blocks b GROUP BY 1, 2, 3
              ORDER BY 1, 2, 3
     LOOP
         lo := r.month::timestamp || '+00';
@@ -227,9 +227,12 @@ BEGIN
                            format('jobs_%s_%s', r.cluster, to_char(r.month, 'YYYY_MM')), r.month, r.cluster, lo, hi);
             INSERT INTO shard.manifest VALUES ('jobs', r.cluster, r.month, format('jobs_%s_%s', r.cluster, to_char(r.month, 'YYYY_MM')), r.n);
         ELSE
-            EXECUTE format('CREATE VIEW shard.%I AS SELECT %L::date AS month, u.* FROM acmetrace.utilization u
-                             WHERE u.cluster = %L AND u.ts >= %L::timestamptz AND u.ts < %L::timestamptz',
-                           format('util_%s_%s', r.cluster, to_char(r.month, 'YYYY_MM')), r.month, r.cluster, lo, hi);
+            -- the rows of acmetrace.utilization, decoded from the month's blocks only
+            EXECUTE format('CREATE VIEW shard.%I AS SELECT %L::date AS month, u.value, u.ts, b.metric, b.cluster, b.series
+                              FROM acmetrace.utilization_blocks b CROSS JOIN LATERAL acmetrace.unnest(b.samples) u
+                             WHERE b.cluster = %L AND b.day >= %L::date AND b.day < %L::date',
+                           format('util_%s_%s', r.cluster, to_char(r.month, 'YYYY_MM')), r.month, r.cluster,
+                           r.month, (r.month + interval '1 month')::date);
             INSERT INTO shard.manifest VALUES ('utilization', r.cluster, r.month, format('util_%s_%s', r.cluster, to_char(r.month, 'YYYY_MM')), r.n);
         END IF;
     END LOOP;
@@ -330,7 +333,7 @@ cmd_load() {
         pids+=($!)
     done
     { echo "CREATE EXTENSION acmetrace;"; load_sql "$seren" "$kalos" "$series" "$samples" "$step"
-      echo "VACUUM ANALYZE acmetrace.jobs;"; echo "VACUUM ANALYZE acmetrace.utilization;"; } |
+      echo "VACUUM ANALYZE acmetrace.jobs;"; echo "VACUUM ANALYZE acmetrace.utilization_blocks;"; } |
         qn coord single >"$DIR/load_single.log" 2>&1 &
     pids+=($!)
     local failed=0 p
