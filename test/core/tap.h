@@ -38,5 +38,6 @@ void		test_parse_value(void);
 void		test_sketch(void);
 void		test_bins(void);
 void		test_generate_util(void);
+void		test_samples(void);
 
 #endif
