@@ -89,7 +89,8 @@ FUZZ_CC      ?= clang-14
 FUZZ_RUNS    ?= 20000
 FUZZ_CFLAGS   = -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all \
                 -Wall -Wextra -Werror -Isrc/core
-FUZZ_TARGETS  = sketch_text sketch_decode occupancy_text occupancy_binary occupancy_state_text unpivot bins bins_state
+FUZZ_TARGETS  = sketch_text sketch_decode occupancy_text occupancy_binary occupancy_state_text unpivot bins bins_state \
+                samples_decode
 FUZZ_BINS     = $(FUZZ_TARGETS:%=test/fuzz/fuzz_%)
 
 # each harness links only the core file it fuzzes
@@ -97,11 +98,12 @@ test/fuzz/fuzz_sketch_text test/fuzz/fuzz_sketch_decode: src/core/sketch.c
 test/fuzz/fuzz_occupancy_text test/fuzz/fuzz_occupancy_binary test/fuzz/fuzz_occupancy_state_text: src/core/occupancy.c
 test/fuzz/fuzz_unpivot: src/core/unpivot.c
 test/fuzz/fuzz_bins test/fuzz/fuzz_bins_state: src/core/bins.c
+test/fuzz/fuzz_samples_decode: src/core/samples.c
 $(FUZZ_BINS): test/fuzz/fuzz_%: test/fuzz/fuzz_%.c $(wildcard src/core/*.h test/fuzz/*.h)
 	$(FUZZ_CC) $(FUZZ_CFLAGS) -o $@ $(filter %.c,$^) -lm
 
 test/fuzz/make_seeds: test/fuzz/make_seeds.c src/core/sketch.c src/core/occupancy.c src/core/bins.c \
-                      src/core/rng.c $(wildcard src/core/*.h)
+                      src/core/samples.c src/core/rng.c $(wildcard src/core/*.h)
 	$(CC) -std=c99 -O1 -g -Wall -Wextra -Werror -Isrc/core -o $@ $(filter %.c,$^) -lm
 
 .PHONY: fuzz fuzz-build fuzz-seeds fuzz-coverage fuzz-clean

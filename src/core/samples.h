@@ -27,6 +27,25 @@
  *   byte 2 scale + 1 (0: raw doubles), byte 3 zero, u32 n, i64 first ts,
  *   i64 last ts, f64 min, f64 max, u32 bytes of the time section, u32 zero;
  *   then the time section, then the value section to the end.
+ *
+ * Time section (n >= 2; empty for n = 1), varints are LEB128, zz() zigzag:
+ *   AT_SAMPLES_T_REGULAR  varint s; times are first + i*s
+ *   AT_SAMPLES_T_GAPS     varint s, then until the section ends one pair per
+ *                         gap: varint (i - previous gap's i - 1; the first
+ *                         counts from 0), varint (d/s - 2), where sample i
+ *                         follows sample i - 1 by d, a multiple of s >= 2s
+ *   AT_SAMPLES_T_DOD      varint s, then n - 1 varints zz(d_i - d_(i-1)),
+ *                         d_i = ts[i] - ts[i-1], d_0 = s (mod 2^64)
+ * Value section:
+ *   AT_SAMPLES_V_INTS     ceil(n / AT_SAMPLES_CHUNK) chunks, each a byte
+ *                         (0x80: delta-coded, low 7 bits the width w,
+ *                         0..64), varint zz(ref) and, if delta-coded,
+ *                         varint zz(dmin); then the packed w-bit integers x,
+ *                         little-endian bit order: frame-of-reference m_i =
+ *                         ref + x_i; delta m_0 = ref, m_i = m_(i-1) + dmin +
+ *                         x_(i-1) (so cnt - 1 of them)
+ *   AT_SAMPLES_V_RAW      n little-endian doubles
+ * min and max are the first value met that is smallest (largest) under <.
  * Every reader of untrusted bytes goes through at_samples_check, which
  * validates everything the decoders rely on (sizes, widths, varints, times
  * strictly increasing and matching the header, values finite and matching
@@ -45,7 +64,15 @@
 #define AT_SAMPLES_CHUNK		128
 #define AT_SAMPLES_MAX_SCALE	15
 
-/* What the header says (at_samples_check fills it; so does at_samples_info). */
+/* byte 1: bits 0-1 the time encoding, bits 2-3 the value encoding */
+#define AT_SAMPLES_T_REGULAR	0
+#define AT_SAMPLES_T_GAPS		1
+#define AT_SAMPLES_T_DOD		2
+#define AT_SAMPLES_V_INTS		0
+#define AT_SAMPLES_V_RAW		1
+#define AT_SAMPLES_FLAGS(t, v)	((t) | (v) << 2)
+
+/* What the header says (at_samples_check fills it; so does at_samples_info_read). */
 typedef struct at_samples_info
 {
 	int32_t		n;				/* >= 1 */
@@ -66,7 +93,12 @@ typedef struct at_samples_conflict
 
 /* ---- encoding ---- */
 
-/* Upper bound of the bytes at_samples_encode writes for n samples. */
+/*
+ * Upper bound of the bytes at_samples_encode writes for n samples.  It
+ * also leaves the room at_samples_slice stages a window's samples in (at
+ * the end of out), so it is about 34n bytes, not the at most 18n + 66
+ * at_samples_encode writes.
+ */
 extern size_t at_samples_encode_bound(int32_t n);
 
 /*
@@ -78,7 +110,10 @@ extern size_t at_samples_encode(const int64_t *ts, const double *v, int32_t n, u
 
 /* ---- reading ---- */
 
-/* NULL if buf[0..len) is a valid block (and *info its header), else a message. */
+/*
+ * NULL if buf[0..len) is a valid block (and *info its header, when info is
+ * not NULL), else a message.
+ */
 extern const char *at_samples_check(const unsigned char *buf, size_t len, at_samples_info *info);
 
 /* The header of a checked block. */
@@ -88,17 +123,17 @@ extern void at_samples_info_read(const unsigned char *buf, at_samples_info *info
 extern void at_samples_decode(const unsigned char *buf, size_t len, int64_t *ts, double *v);
 
 /*
- * Values of a checked block in order, a chunk (at most AT_SAMPLES_CHUNK)
- * per call.  next returns the chunk's count (0 at the end) and sets
- * *constant when every value of the chunk is the same: then only v[0] (or
- * m[0]) is written.  next_scaled gives the integers m (value = m / 10^scale)
+ * Values of a checked block in order, a chunk (at most AT_SAMPLES_CHUNK,
+ * so v and m need that much room) per call.  next returns the chunk's
+ * count (0 at the end) and sets *constant when every value of the chunk is
+ * the same: then only v[0] (or m[0]) is written.  next_scaled gives the integers m (value = m / 10^scale)
  * and may only be used when info.scale >= 0.
  */
 typedef struct at_samples_iter
 {
 	const unsigned char *buf;
 	size_t		len;
-	size_t		pos;			/* into the value section */
+	size_t		pos;			/* offset in buf of the next chunk (in the value section) */
 	int32_t		n;				/* values in the block */
 	int32_t		done;			/* values returned so far */
 	int32_t		scale;
@@ -131,7 +166,10 @@ extern int	at_samples_sum_text(const unsigned char *buf, size_t len, char *out, 
  * Sorts ts[0..*n) with v by time (stable) and removes repeats: a repeated
  * time with an equal value (==, so 0.0 and -0.0 are equal) keeps the first
  * and adds one to *dups; with different values returns -1 and fills *c
- * (old_value the earlier in the input).  0 on success, *n updated.
+ * (old_value the earlier in the input; the arrays are then sorted but keep
+ * their repeats, *n unchanged).  0 on success, *n updated.  Sorts in place
+ * (a stable in-place merge sort), allocating nothing; already sorted input,
+ * the common case, costs one pass.
  */
 extern int	at_samples_sort_dedup(int64_t *ts, double *v, int32_t *n, int64_t *dups,
 								  at_samples_conflict *c);
@@ -155,5 +193,18 @@ extern int32_t at_samples_merge(const int64_t *ts_a, const double *v_a, int32_t 
 extern size_t at_samples_text_size(size_t len);
 extern void at_samples_format(const unsigned char *buf, size_t len, char *out);
 extern const char *at_samples_parse(const char *s, size_t slen, unsigned char *out, size_t *outlen, size_t *pos);
+
+/* Bytes at_samples_format writes for a block of len bytes, the NUL included. */
+extern size_t at_samples_text_size(size_t len);
+extern void at_samples_format(const unsigned char *buf, size_t len, char *out);
+
+/*
+ * Reads s[0..slen) ("v1:" and lower-case digit pairs) into out (room for
+ * slen / 2 bytes), *outlen bytes, and checks them with at_samples_check.
+ * NULL, or a message with *pos the offset of the offending character (3,
+ * the first digit, when the bytes are refused).
+ */
+extern const char *at_samples_parse(const char *s, size_t slen, unsigned char *out, size_t *outlen,
+									size_t *pos);
 
 #endif

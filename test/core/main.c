@@ -15,6 +15,7 @@ main(void)
 	test_occupancy();
 	test_sketch();
 	test_bins();
+	test_samples();
 	printf("1..%d\n", tap_count);
 	return tap_failed ? 1 : 0;
 }

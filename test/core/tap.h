@@ -39,5 +39,6 @@ void		test_sketch(void);
 void		test_bins(void);
 void		test_generate_util(void);
 void		test_generate_util_model(void);
+void		test_samples(void);
 
 #endif

@@ -15,6 +15,7 @@
 #include "bins.h"
 #include "occupancy.h"
 #include "rng.h"
+#include "samples.h"
 #include "sketch.h"
 
 static const char *root;
@@ -366,6 +367,105 @@ csvs(void)
 	put_text("unpivot", "wide-300", line);
 }
 
+/* ---- samples: blocks of every time and value encoding, and their text ---- */
+
+static void
+samples_block(const char *name, const int64_t *ts, const double *v, int32_t n)
+{
+	unsigned char *b = malloc(at_samples_encode_bound(n));
+	size_t		len = at_samples_encode(ts, v, n, b);
+	char	   *text,
+				tname[128];
+
+	if (at_samples_check(b, len, NULL) != NULL)
+	{
+		fprintf(stderr, "make_seeds: samples %s: own block refused\n", name);
+		exit(1);
+	}
+	put("samples_decode", name, b, len);
+	/* a few as text too: the harness parses every input as text as well */
+	if (len < 400)
+	{
+		text = malloc(at_samples_text_size(len));
+		at_samples_format(b, len, text);
+		snprintf(tname, sizeof(tname), "text-%s", name);
+		put_text("samples_decode", tname, text);
+		free(text);
+	}
+	free(b);
+}
+
+static void
+samples_seeds(void)
+{
+	enum
+	{
+		N = 300
+	};
+	int64_t		ts[N],
+				gts[N],
+				jts[N],
+				t = 741484800000000;	/* 2023-07-01 UTC */
+	double		v[N];
+	at_rng		r;
+	int			busy = 0;
+
+	at_rng_seed(&r, 5);
+	for (int i = 0; i < N; i++)
+	{
+		ts[i] = 741484800000000 + 15000000 * (int64_t) i;
+		if (i > 0 && at_rng_next(&r) % 30 == 0)
+			t += 15000000 * (int64_t) (1 + at_rng_next(&r) % 3);
+		gts[i] = t;
+		t += 15000000;
+		jts[i] = i == 0 ? -741484800000000 : jts[i - 1] + 1000000 + (int64_t) (at_rng_next(&r) % 2001) - 1000;
+	}
+
+	/* idle and busy runs of 20 to 80 samples */
+	for (int i = 0, left = 0; i < N; i++, left--)
+	{
+		if (left == 0)
+		{
+			busy = !busy;
+			left = 20 + (int) (at_rng_next(&r) % 61);
+		}
+		v[i] = busy ? 85 + (double) (at_rng_next(&r) % 16) : 0;
+	}
+	samples_block("polarized-gaps", gts, v, N);
+	samples_block("polarized-dense-40", ts, v + 100, 40);
+	for (int i = 0; i < N; i++)
+		v[i] = (double) (int64_t) (at_rng_next(&r) % 100001) / 1000;
+	samples_block("three-decimals-gaps", gts, v, N);
+	for (int i = 0; i < N; i++)
+		v[i] = (double) (int64_t) (at_rng_next(&r) % 1001) / 10 - 50;
+	samples_block("one-decimal-jitter", jts, v, 140);
+	for (int i = 0; i < N; i++)
+		v[i] = 0;
+	samples_block("constant-zero", ts, v, N);
+	for (int i = 0; i < N; i++)
+		v[i] = (double) (1000000 + 17 * i + (int64_t) (at_rng_next(&r) % 4));
+	samples_block("counter-delta", ts, v, 129);
+	for (int i = 0; i < N; i++)
+		v[i] = i == 3 ? -0.0 : at_rng_uniform(&r) * 100;
+	samples_block("raw-doubles", gts, v, 20);
+	samples_block("one-sample", ts, (const double[]) {42.5}, 1);
+	samples_block("one-raw-sample", ts, (const double[]) {1e-300}, 1);
+	samples_block("int64-ends", (const int64_t[]) {INT64_MIN, -1, 0, INT64_MAX - 1, INT64_MAX},
+				  (const double[]) {-9007199254740991.0, 1e-15, 0, 9007199254740991.0, 1}, 5);
+	/* exact at 2 decimals, but not by rounding v * 10^14 */
+	samples_block("scale-14-from-2", ts, (const double[]) {38.38, 1e-14, 4.19, 0}, 4);
+	samples_block("scale-15", ts, (const double[]) {1e-15, 2e-15, 0, -3e-15, 7e-15, 1}, 6);
+	for (int i = 0; i < N; i++)
+		v[i] = i < 128 ? 7 : (double) (at_rng_next(&r) % 100000);
+	samples_block("constant-then-wide", gts, v, 200);
+
+	put_text("samples_decode", "text-empty", "");
+	put_text("samples_decode", "text-prefix-only", "v1:");
+	put_text("samples_decode", "text-v2", "v2:0100010001000000");
+	put_text("samples_decode", "text-upper-case", "v1:0100010001000000AB");
+	put_text("samples_decode", "text-odd-digits", "v1:010");
+}
+
 int
 main(int argc, char **argv)
 {
@@ -374,6 +474,7 @@ main(int argc, char **argv)
 	occupancies();
 	bins_seeds();
 	csvs();
+	samples_seeds();
 	printf("make_seeds: %d seeds written under %s\n", written, root);
 	return 0;
 }

@@ -1,0 +1,1753 @@
+/*
+ * samples.c: the compressed sample block (see samples.h for the format).
+ *
+ * Readers trust a block at_samples_check has passed: the decoders below do
+ * no bounds checks of their own, and do all arithmetic on the encoded
+ * integers unsigned (mod 2^64), exactly as the check did, so a crafted
+ * block cannot make them overflow either.
+ */
+#include "samples.h"
+
+#include "hex.h"
+
+#include <math.h>
+#include <string.h>
+
+#define TWO53		9007199254740992.0
+#define M_LIMIT		((uint64_t) 1 << 53)	/* |m| < 2^53 */
+#define PACK_MAX	(AT_SAMPLES_CHUNK * 64 / 8)	/* packed bytes of a chunk */
+
+#if defined(__GNUC__)
+#define ALWAYS_INLINE inline __attribute__((always_inline))
+#else
+#define ALWAYS_INLINE inline
+#endif
+
+static const double p10[AT_SAMPLES_MAX_SCALE + 1] = {
+	1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15
+};
+
+/* ---- little-endian fields, varints, zigzag ---- */
+
+static inline uint64_t
+ld64(const unsigned char *p)
+{
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+	uint64_t	v;
+
+	memcpy(&v, p, 8);
+	return v;
+#else
+	return (uint64_t) p[0] | (uint64_t) p[1] << 8 | (uint64_t) p[2] << 16 | (uint64_t) p[3] << 24 |
+		(uint64_t) p[4] << 32 | (uint64_t) p[5] << 40 | (uint64_t) p[6] << 48 | (uint64_t) p[7] << 56;
+#endif
+}
+
+static inline void
+st64(unsigned char *p, uint64_t v)
+{
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+	memcpy(p, &v, 8);
+#else
+	for (int k = 0; k < 8; k++, v >>= 8)
+		p[k] = (unsigned char) v;
+#endif
+}
+
+static inline uint32_t
+ld32(const unsigned char *p)
+{
+	return (uint32_t) p[0] | (uint32_t) p[1] << 8 | (uint32_t) p[2] << 16 | (uint32_t) p[3] << 24;
+}
+
+static inline void
+st32(unsigned char *p, uint32_t v)
+{
+	p[0] = (unsigned char) v;
+	p[1] = (unsigned char) (v >> 8);
+	p[2] = (unsigned char) (v >> 16);
+	p[3] = (unsigned char) (v >> 24);
+}
+
+static inline double
+u2d(uint64_t u)
+{
+	double		d;
+
+	memcpy(&d, &u, 8);
+	return d;
+}
+
+static inline uint64_t
+d2u(double d)
+{
+	uint64_t	u;
+
+	memcpy(&u, &d, 8);
+	return u;
+}
+
+/*
+ * Two's complement (int64_t always is) without the implementation-defined
+ * conversion; a plain move, and loops over it still vectorize.
+ */
+static inline int64_t
+u2i(uint64_t u)
+{
+	int64_t		i;
+
+	memcpy(&i, &u, 8);
+	return i;
+}
+
+static inline uint64_t
+zz(uint64_t u)
+{
+	return (u << 1) ^ (0 - (u >> 63));
+}
+
+static inline uint64_t
+unzz(uint64_t z)
+{
+	return (z >> 1) ^ (0 - (z & 1));
+}
+
+static inline int
+varint_len(uint64_t x)
+{
+	int			k = 1;
+
+	while (x >= 0x80)
+	{
+		x >>= 7;
+		k++;
+	}
+	return k;
+}
+
+static inline unsigned char *
+put_varint(unsigned char *p, uint64_t x)
+{
+	while (x >= 0x80)
+	{
+		*p++ = (unsigned char) (x | 0x80);
+		x >>= 7;
+	}
+	*p++ = (unsigned char) x;
+	return p;
+}
+
+/* A varint of a checked block. */
+static inline uint64_t
+get_varint(const unsigned char **pp)
+{
+	const unsigned char *p = *pp;
+	uint64_t	x = 0;
+	int			sh = 0;
+	unsigned char b;
+
+	if (*p < 0x80)
+	{
+		*pp = p + 1;
+		return *p;
+	}
+	do
+	{
+		b = *p++;
+		x |= (uint64_t) (b & 0x7f) << sh;
+		sh += 7;
+	} while (b & 0x80);
+	*pp = p;
+	return x;
+}
+
+/* A varint of untrusted bytes: NULL unless it ends before end and fits 64 bits. */
+static inline const unsigned char *
+check_varint(const unsigned char *p, const unsigned char *end, uint64_t *out)
+{
+	uint64_t	x = 0;
+
+	for (int sh = 0; sh < 64; sh += 7)
+	{
+		unsigned char b;
+
+		if (p == end)
+			return NULL;
+		b = *p++;
+		if (sh == 63 && b > 1)
+			return NULL;
+		x |= (uint64_t) (b & 0x7f) << sh;
+		if (!(b & 0x80))
+		{
+			*out = x;
+			return p;
+		}
+	}
+	return NULL;
+}
+
+static inline int
+bit_width(uint64_t x)
+{
+	int			w = 0;
+
+	while (x)
+	{
+		w++;
+		x >>= 1;
+	}
+	return w;
+}
+
+/* ---- the header ---- */
+
+void
+at_samples_info_read(const unsigned char *buf, at_samples_info *info)
+{
+	info->n = (int32_t) ld32(buf + 4);
+	info->scale = (int32_t) buf[2] - 1;
+	info->first_ts = u2i(ld64(buf + 8));
+	info->last_ts = u2i(ld64(buf + 16));
+	info->min = u2d(ld64(buf + 24));
+	info->max = u2d(ld64(buf + 32));
+}
+
+static inline const unsigned char *
+value_section(const unsigned char *buf)
+{
+	return buf + AT_SAMPLES_HEADER + ld32(buf + 40);
+}
+
+/* ---- bit unpacking ---- */
+
+/*
+ * Groups of 8 w-bit integers are w bytes, so with w a constant every load
+ * offset and shift below is one too (the switch in unpack instantiates
+ * this for each width up to 56, where a 64-bit load still covers a value
+ * at any bit offset).  Reads up to w + 8 bytes past the packed bytes.
+ */
+static ALWAYS_INLINE void
+unpack_fixed(const unsigned char *q, int groups, uint64_t base, uint64_t *out, const int w)
+{
+	const uint64_t mask = ((uint64_t) 1 << w) - 1;
+
+	for (int g = 0; g < groups; g++, q += w, out += 8)
+	{
+#define AT_U(j) (base + ((ld64(q + (j) * w / 8) >> ((j) * w % 8)) & mask))
+		out[0] = AT_U(0);
+		out[1] = AT_U(1);
+		out[2] = AT_U(2);
+		out[3] = AT_U(3);
+		out[4] = AT_U(4);
+		out[5] = AT_U(5);
+		out[6] = AT_U(6);
+		out[7] = AT_U(7);
+#undef AT_U
+	}
+}
+
+/*
+ * base plus each of the cnt (1..AT_SAMPLES_CHUNK) w-bit integers packed at
+ * p (nbytes, the block ending at end) into out[AT_SAMPLES_CHUNK], mod 2^64;
+ * entries past cnt up to the next multiple of 8 are garbage (none when w
+ * is 0 or over 56).  Near the end of the block the bytes are copied into a
+ * padded buffer first, so nothing past end is read.
+ */
+static void
+unpack(const unsigned char *p, size_t nbytes, const unsigned char *end, int w, int cnt, uint64_t base,
+	   uint64_t *out)
+{
+	unsigned char pad[PACK_MAX + 64 + 16];
+	int			groups = (cnt + 7) / 8;
+
+	if (w == 0)
+	{
+		for (int i = 0; i < cnt; i++)
+			out[i] = base;
+		return;
+	}
+	if ((size_t) (end - p) < nbytes + (size_t) w + 9)
+	{
+		memcpy(pad, p, nbytes);
+		memset(pad + nbytes, 0, (size_t) w + 9);
+		p = pad;
+	}
+	switch (w)
+	{
+#define AT_W(n) case n: unpack_fixed(p, groups, base, out, n); break
+			AT_W(1); AT_W(2); AT_W(3); AT_W(4); AT_W(5); AT_W(6); AT_W(7); AT_W(8);
+			AT_W(9); AT_W(10); AT_W(11); AT_W(12); AT_W(13); AT_W(14); AT_W(15); AT_W(16);
+			AT_W(17); AT_W(18); AT_W(19); AT_W(20); AT_W(21); AT_W(22); AT_W(23); AT_W(24);
+			AT_W(25); AT_W(26); AT_W(27); AT_W(28); AT_W(29); AT_W(30); AT_W(31); AT_W(32);
+			AT_W(33); AT_W(34); AT_W(35); AT_W(36); AT_W(37); AT_W(38); AT_W(39); AT_W(40);
+			AT_W(41); AT_W(42); AT_W(43); AT_W(44); AT_W(45); AT_W(46); AT_W(47); AT_W(48);
+			AT_W(49); AT_W(50); AT_W(51); AT_W(52); AT_W(53); AT_W(54); AT_W(55); AT_W(56);
+#undef AT_W
+		default:
+			{
+				/* 57..64 bits (never written by the encoder): a ninth byte */
+				uint64_t	mask = w == 64 ? ~(uint64_t) 0 : ((uint64_t) 1 << w) - 1;
+
+				for (int i = 0; i < cnt; i++)
+				{
+					size_t		b = (size_t) i * (size_t) w;
+					int			sh = (int) (b & 7);
+					uint64_t	x = ld64(p + (b >> 3)) >> sh;
+
+					if (sh)
+						x |= (uint64_t) p[(b >> 3) + 8] << (64 - sh);
+					out[i] = base + (x & mask);
+				}
+			}
+	}
+}
+
+/* ---- value chunks ---- */
+
+typedef struct chunk
+{
+	int			delta;			/* delta-coded, else frame of reference */
+	int			w;
+	uint64_t	ref;			/* unzigzagged: m (two's complement) */
+	uint64_t	dmin;
+	const unsigned char *bits;
+	size_t		nbytes;
+} chunk;
+
+static inline size_t
+packed_bytes(int cnt, int w, int delta)
+{
+	return ((size_t) (cnt - delta) * (size_t) w + 7) / 8;
+}
+
+/* The header of a checked block's chunk of cnt values at p; returns the next chunk. */
+static inline const unsigned char *
+chunk_read(const unsigned char *p, int cnt, chunk *c)
+{
+	unsigned char kind = *p++;
+
+	c->delta = kind >> 7;
+	c->w = kind & 0x7f;
+	c->ref = unzz(get_varint(&p));
+	c->dmin = c->delta ? unzz(get_varint(&p)) : 0;
+	c->bits = p;
+	c->nbytes = packed_bytes(cnt, c->w, c->delta);
+	return p + c->nbytes;
+}
+
+/* The same for untrusted bytes: NULL if it does not fit before end. */
+static const unsigned char *
+chunk_check(const unsigned char *p, const unsigned char *end, int cnt, chunk *c)
+{
+	uint64_t	x;
+
+	if (p == end)
+		return NULL;
+	c->delta = *p >> 7;
+	c->w = *p & 0x7f;
+	p++;
+	if (c->w > 64 || (p = check_varint(p, end, &x)) == NULL)
+		return NULL;
+	c->ref = unzz(x);
+	c->dmin = 0;
+	if (c->delta)
+	{
+		if ((p = check_varint(p, end, &x)) == NULL)
+			return NULL;
+		c->dmin = unzz(x);
+	}
+	c->bits = p;
+	c->nbytes = packed_bytes(cnt, c->w, c->delta);
+	if ((size_t) (end - p) < c->nbytes)
+		return NULL;
+	return p + c->nbytes;
+}
+
+static inline int
+chunk_constant(const chunk *c)
+{
+	return c->w == 0 && (!c->delta || c->dmin == 0);
+}
+
+/*
+ * The chunk's cnt integers into m (mod 2^64: the check then tests their
+ * range); a frame-of-reference chunk of AT_SAMPLES_CHUNK unpacks straight
+ * into m.
+ */
+static void
+chunk_ints(const chunk *c, int cnt, const unsigned char *end, int64_t *m)
+{
+	uint64_t	x[AT_SAMPLES_CHUNK];
+
+	if (!c->delta)
+	{
+		if (cnt == AT_SAMPLES_CHUNK)
+			unpack(c->bits, c->nbytes, end, c->w, cnt, c->ref, (uint64_t *) m);
+		else
+		{
+			unpack(c->bits, c->nbytes, end, c->w, cnt, c->ref, x);
+			memcpy(m, x, sizeof(int64_t) * (size_t) cnt);
+		}
+	}
+	else
+	{
+		uint64_t	cur = c->ref,
+					dmin = c->dmin;
+
+		if (cnt > 1)
+			unpack(c->bits, c->nbytes, end, c->w, cnt - 1, dmin, x);
+		m[0] = u2i(cur);
+		for (int i = 1; i < cnt; i++)
+		{
+			cur += x[i - 1];
+			m[i] = u2i(cur);
+		}
+	}
+}
+
+/* ---- the time section ---- */
+
+typedef struct tdec
+{
+	const unsigned char *p;		/* next varint */
+	int			enc;
+	int32_t		i;				/* next sample */
+	int32_t		n;
+	uint64_t	cur;			/* the last time */
+	uint64_t	s;				/* the step; the last delta for T_DOD */
+	int32_t		gap;			/* the next gap's sample, or n */
+	uint64_t	gapd;			/* its delta */
+} tdec;
+
+static void
+tdec_next_gap(tdec *t, const unsigned char *end)
+{
+	if (t->p == end)
+	{
+		t->gap = t->n;
+		return;
+	}
+	t->gap += 1 + (int32_t) get_varint(&t->p);
+	t->gapd = (get_varint(&t->p) + 2) * t->s;
+}
+
+static void
+tdec_init(tdec *t, const unsigned char *buf)
+{
+	const unsigned char *end = value_section(buf);
+
+	t->p = buf + AT_SAMPLES_HEADER;
+	t->enc = buf[1] & 3;
+	t->i = 0;
+	t->n = (int32_t) ld32(buf + 4);
+	t->cur = ld64(buf + 8);
+	t->s = t->n > 1 ? get_varint(&t->p) : 0;
+	t->gap = 0;
+	if (t->enc == AT_SAMPLES_T_GAPS)
+		tdec_next_gap(t, end);
+}
+
+/* The next cnt (<= n - i) times into out. */
+static void
+tdec_run(tdec *t, const unsigned char *end, int64_t *out, int32_t cnt)
+{
+	/* locals: out may alias t's uint64_t fields as far as the compiler knows */
+	uint64_t	cur = t->cur,
+				s = t->s;
+	int32_t		k = 0;
+
+	if (cnt <= 0)
+		return;
+	if (t->i == 0)
+	{
+		out[k++] = u2i(cur);
+		t->i = 1;
+	}
+	if (t->enc != AT_SAMPLES_T_GAPS)
+		t->i += cnt - k;
+	switch (t->enc)
+	{
+		case AT_SAMPLES_T_REGULAR:
+			for (; k < cnt; k++)
+			{
+				cur += s;
+				out[k] = u2i(cur);
+			}
+			break;
+		case AT_SAMPLES_T_GAPS:
+			while (k < cnt)
+			{
+				int32_t		run = t->gap - t->i;	/* regular steps before the gap */
+
+				if (run > cnt - k)
+					run = cnt - k;
+				for (int32_t e = k + run; k < e; k++)
+				{
+					cur += s;
+					out[k] = u2i(cur);
+				}
+				t->i += run;
+				if (k < cnt)	/* at the gap */
+				{
+					cur += t->gapd;
+					out[k++] = u2i(cur);
+					t->i++;
+					tdec_next_gap(t, end);
+				}
+			}
+			break;
+		default:
+			{
+				const unsigned char *p = t->p;
+
+				for (; k < cnt; k++)
+				{
+					s += unzz(get_varint(&p));
+					cur += s;
+					out[k] = u2i(cur);
+				}
+				t->p = p;
+				t->s = s;
+			}
+	}
+	t->cur = cur;
+}
+
+/* ---- encoding ---- */
+
+size_t
+at_samples_encode_bound(int32_t n)
+{
+	/* header, time (10 bytes a varint), values (8n + 18 at worst), slice's stage */
+	return AT_SAMPLES_HEADER + 18 + 10 * (size_t) n + 8 * (size_t) n + 16 * (size_t) n + 16;
+}
+
+/*
+ * The most common step: one pass when every step is the same, a second
+ * when one is a majority (Boyer-Moore), else the counted most common of
+ * the candidates of a Misra-Gries pass (exact whenever the mode is more
+ * than a ninth of the steps: irregular times go to delta-of-deltas, where
+ * s only seeds the first delta).  Ties go to the smaller step.
+ */
+static uint64_t
+mode_step(const int64_t *ts, int32_t n)
+{
+	uint64_t	cand = 0,
+				mg[8] = {0},
+				best = 0;
+	int64_t		votes = 0,
+				count = 0,
+				mc[8] = {0},
+				bestc;
+	int32_t		i;
+
+	for (i = 1; i < n; i++)
+	{
+		uint64_t	d = (uint64_t) ts[i] - (uint64_t) ts[i - 1];
+
+		if (votes == 0)
+			cand = d;
+		votes += d == cand ? 1 : -1;
+	}
+	for (i = 1; i < n; i++)
+		count += (uint64_t) ts[i] - (uint64_t) ts[i - 1] == cand;
+	if (2 * count > n - 1)
+		return cand;
+	best = cand;				/* if no Misra-Gries counter survives */
+	bestc = count;
+
+	for (i = 1; i < n; i++)
+	{
+		uint64_t	d = (uint64_t) ts[i] - (uint64_t) ts[i - 1];
+		int			j,
+					free_slot = -1;
+
+		for (j = 0; j < 8; j++)
+		{
+			if (mc[j] > 0 && mg[j] == d)
+				break;
+			if (mc[j] == 0 && free_slot < 0)
+				free_slot = j;
+		}
+		if (j < 8)
+			mc[j]++;
+		else if (free_slot >= 0)
+		{
+			mg[free_slot] = d;
+			mc[free_slot] = 1;
+		}
+		else
+			for (j = 0; j < 8; j++)
+				mc[j]--;
+	}
+	for (int j = 0; j < 8; j++)
+		if (mc[j] > 0)
+		{
+			int64_t		c = 0;
+
+			for (i = 1; i < n; i++)
+				c += (uint64_t) ts[i] - (uint64_t) ts[i - 1] == mg[j];
+			if (mg[j] != cand && (c > bestc || (c == bestc && mg[j] < best)))
+			{
+				best = mg[j];
+				bestc = c;
+			}
+		}
+	return best;
+}
+
+/* The time section of n >= 2 times; *enc its encoding. */
+static unsigned char *
+encode_times(const int64_t *ts, int32_t n, unsigned char *p, int *enc)
+{
+	uint64_t	s = (uint64_t) ts[1] - (uint64_t) ts[0],
+				prev;
+	int32_t		i;
+	int			multiples = 1;
+	size_t		gaps_size = 0,
+				dod_size = 0;
+	int32_t		last_gap = 0;
+
+	for (i = 2; i < n; i++)
+		if ((uint64_t) ts[i] - (uint64_t) ts[i - 1] != s)
+			break;
+	if (i == n)
+	{
+		*enc = AT_SAMPLES_T_REGULAR;
+		return put_varint(p, s);
+	}
+	s = mode_step(ts, n);
+	p = put_varint(p, s);
+
+	/* both sizes when every step is a whole number of s, else delta-of-deltas */
+	prev = s;
+	for (i = 1; i < n; i++)
+	{
+		uint64_t	d = (uint64_t) ts[i] - (uint64_t) ts[i - 1];
+
+		if (d != s && multiples)
+		{
+			if (d % s != 0 || d < s)
+				multiples = 0;
+			else
+			{
+				gaps_size += varint_len((uint64_t) (i - last_gap - 1)) + varint_len(d / s - 2);
+				last_gap = i;
+			}
+		}
+		dod_size += varint_len(zz(d - prev));
+		prev = d;
+	}
+	if (multiples && gaps_size <= dod_size)
+	{
+		*enc = AT_SAMPLES_T_GAPS;
+		last_gap = 0;
+		for (i = 1; i < n; i++)
+		{
+			uint64_t	d = (uint64_t) ts[i] - (uint64_t) ts[i - 1];
+
+			if (d != s)
+			{
+				p = put_varint(p, (uint64_t) (i - last_gap - 1));
+				p = put_varint(p, d / s - 2);
+				last_gap = i;
+			}
+		}
+		return p;
+	}
+	*enc = AT_SAMPLES_T_DOD;
+	prev = s;
+	for (i = 1; i < n; i++)
+	{
+		uint64_t	d = (uint64_t) ts[i] - (uint64_t) ts[i - 1];
+
+		p = put_varint(p, zz(d - prev));
+		prev = d;
+	}
+	return p;
+}
+
+/*
+ * Whether v is exactly m / 10^k for an integer |m| < 2^53 (bit for bit, so
+ * -0.0 never is), and that m.  Rounding v * 10^k by hand keeps llround's
+ * call out of the loop.  The product is off m by up to |m| * 2^-52, so past
+ * 2^50 the nearest integer can miss: its neighbours are tried too.
+ */
+static inline int
+exact_at(double v, int k, int64_t *m)
+{
+	double		x = v * p10[k],
+				f;
+	int64_t		r;
+
+	if (!(fabs(x) < TWO53))
+		return 0;
+	r = (int64_t) x;
+	f = x - (double) r;
+	if (f >= 0.5)
+		r++;
+	else if (f <= -0.5)
+		r--;
+	if (r < (int64_t) M_LIMIT && r > -(int64_t) M_LIMIT && d2u((double) r / p10[k]) == d2u(v))
+	{
+		*m = r;
+		return 1;
+	}
+	if (fabs(x) < TWO53 / 8)
+		return 0;
+	for (int64_t c = r - 2; c <= r + 2; c++)
+		if (c != r && c < (int64_t) M_LIMIT && c > -(int64_t) M_LIMIT && d2u((double) c / p10[k]) == d2u(v))
+		{
+			*m = c;
+			return 1;
+		}
+	return 0;
+}
+
+/*
+ * An m for v at scale k.  Rounding v * 10^k can miss even when v is exact
+ * at k (38.38 is 3838 / 10^2, but round(38.38 * 10^14) / 10^14 is not
+ * 38.38), so then the smaller scales are tried and their m multiplied up:
+ * the same rational number, so the same double.  0 if there is none.
+ */
+static int
+int_at(double v, int k, int64_t *m)
+{
+	if (exact_at(v, k, m))
+		return 1;
+	for (int j = k - 1; j >= 0; j--)
+	{
+		int64_t		r;
+
+		if (exact_at(v, j, &r))
+		{
+			int			e;
+
+			/* times 10^(k - j) while |r| stays below 2^53 */
+			for (e = j; e < k && r <= (int64_t) ((M_LIMIT - 1) / 10) && r >= -(int64_t) ((M_LIMIT - 1) / 10); e++)
+				r *= 10;
+			if (e == k)
+			{
+				*m = r;
+				return 1;
+			}
+		}
+	}
+	return 0;
+}
+
+/*
+ * The smallest scale at which every value is exact, or -1.  A value exact
+ * at k is the same rational number at any larger K, so only the new value
+ * is tried at a raised scale; the earlier ones need only their largest |m|
+ * times 10^(K - k) to stay below 2^53 (exact at k means exact at K only
+ * within that bound: 1e15 is exact at 0, not at 1).
+ */
+static int
+find_scale(const double *v, int32_t n)
+{
+	int			k = 0;
+	uint64_t	maxabs = 0;		/* of the m so far, at scale k */
+
+	for (int32_t i = 0; i < n; i++)
+	{
+		int64_t		m;
+		uint64_t	a;
+
+		if (!int_at(v[i], k, &m))
+		{
+			int			k0 = k;
+
+			do
+			{
+				if (++k > AT_SAMPLES_MAX_SCALE)
+					return -1;
+			} while (!int_at(v[i], k, &m));
+			for (; k0 < k; k0++)
+			{
+				if (maxabs > (M_LIMIT - 1) / 10)
+					return -1;
+				maxabs *= 10;
+			}
+		}
+		a = m < 0 ? (uint64_t) 0 - (uint64_t) m : (uint64_t) m;
+		if (a > maxabs)
+			maxabs = a;
+	}
+	return k;
+}
+
+/* Packs cnt w-bit (<= 56) integers at out (8 bytes of slack past them). */
+static unsigned char *
+pack(unsigned char *out, const uint64_t *x, int cnt, int w)
+{
+	uint64_t	acc = 0;
+	int			nb = 0;
+
+	if (w == 0)
+		return out;
+	for (int i = 0; i < cnt; i++)
+	{
+		int			k;
+
+		acc |= x[i] << nb;
+		nb += w;
+		st64(out, acc);
+		k = nb >> 3;
+		out += k;
+		acc = k == 8 ? 0 : acc >> (8 * k);
+		nb &= 7;
+	}
+	if (nb)
+		*out++ = (unsigned char) acc;
+	return out;
+}
+
+/* One chunk of cnt integers |m| < 2^53, the smaller of the two codings. */
+static unsigned char *
+put_chunk(unsigned char *p, const int64_t *m, int cnt)
+{
+	unsigned char tmp[PACK_MAX + 16];
+	uint64_t	x[AT_SAMPLES_CHUNK];
+	int64_t		mn = m[0],
+				mx = m[0],
+				dmn = 0,
+				dmx = 0;
+	int			wf,
+				wd = 0;
+	size_t		size_f,
+				size_d = SIZE_MAX;
+
+	for (int i = 1; i < cnt; i++)
+	{
+		int64_t		d = m[i] - m[i - 1];	/* |d| < 2^54 */
+
+		if (m[i] < mn)
+			mn = m[i];
+		if (m[i] > mx)
+			mx = m[i];
+		if (i == 1 || d < dmn)
+			dmn = d;
+		if (i == 1 || d > dmx)
+			dmx = d;
+	}
+	wf = bit_width((uint64_t) mx - (uint64_t) mn);
+	size_f = varint_len(zz((uint64_t) mn)) + packed_bytes(cnt, wf, 0);
+	if (cnt > 1)
+	{
+		wd = bit_width((uint64_t) dmx - (uint64_t) dmn);
+		size_d = varint_len(zz((uint64_t) m[0])) + varint_len(zz((uint64_t) dmn)) + packed_bytes(cnt, wd, 1);
+	}
+	if (size_f <= size_d)
+	{
+		*p++ = (unsigned char) wf;
+		p = put_varint(p, zz((uint64_t) mn));
+		for (int i = 0; i < cnt; i++)
+			x[i] = (uint64_t) m[i] - (uint64_t) mn;
+		memcpy(p, tmp, (size_t) (pack(tmp, x, cnt, wf) - tmp));
+		return p + packed_bytes(cnt, wf, 0);
+	}
+	*p++ = (unsigned char) (0x80 | wd);
+	p = put_varint(p, zz((uint64_t) m[0]));
+	p = put_varint(p, zz((uint64_t) dmn));
+	for (int i = 1; i < cnt; i++)
+		x[i - 1] = (uint64_t) (m[i] - m[i - 1]) - (uint64_t) dmn;
+	memcpy(p, tmp, (size_t) (pack(tmp, x, cnt - 1, wd) - tmp));
+	return p + packed_bytes(cnt, wd, 1);
+}
+
+/* The value section at scale k; NULL when a value has no integer after all. */
+static unsigned char *
+encode_ints(const double *v, int32_t n, int k, unsigned char *p)
+{
+	int64_t		m[AT_SAMPLES_CHUNK];
+
+	for (int32_t base = 0; base < n; base += AT_SAMPLES_CHUNK)
+	{
+		int			cnt = n - base < AT_SAMPLES_CHUNK ? (int) (n - base) : AT_SAMPLES_CHUNK;
+
+		for (int i = 0; i < cnt; i++)
+			if (!int_at(v[base + i], k, &m[i]))
+				return NULL;
+		p = put_chunk(p, m, cnt);
+	}
+	return p;
+}
+
+size_t
+at_samples_encode(const int64_t *ts, const double *v, int32_t n, unsigned char *out)
+{
+	unsigned char *p = out + AT_SAMPLES_HEADER,
+			   *tend;
+	int			tenc = AT_SAMPLES_T_REGULAR,
+				venc = AT_SAMPLES_V_INTS,
+				k;
+	double		mn = v[0],
+				mx = v[0];
+
+	for (int32_t i = 1; i < n; i++)
+	{
+		if (v[i] < mn)
+			mn = v[i];
+		if (v[i] > mx)
+			mx = v[i];
+	}
+	if (n > 1)
+		p = encode_times(ts, n, p, &tenc);
+	tend = p;
+	k = find_scale(v, n);
+	if (k < 0 || (p = encode_ints(v, n, k, tend)) == NULL)
+	{
+		k = -1;
+		venc = AT_SAMPLES_V_RAW;
+		p = tend;
+		for (int32_t i = 0; i < n; i++, p += 8)
+			st64(p, d2u(v[i]));
+	}
+	out[0] = AT_SAMPLES_VERSION;
+	out[1] = (unsigned char) AT_SAMPLES_FLAGS(tenc, venc);
+	out[2] = (unsigned char) (k + 1);
+	out[3] = 0;
+	st32(out + 4, (uint32_t) n);
+	st64(out + 8, (uint64_t) ts[0]);
+	st64(out + 16, (uint64_t) ts[n - 1]);
+	st64(out + 24, d2u(mn));
+	st64(out + 32, d2u(mx));
+	st32(out + 40, (uint32_t) (tend - out - AT_SAMPLES_HEADER));
+	st32(out + 44, 0);
+	return (size_t) (p - out);
+}
+
+/* ---- checking untrusted bytes ---- */
+
+static const char *
+check_times(const unsigned char *p, const unsigned char *end, int enc, int32_t n, uint64_t first,
+			uint64_t last)
+{
+	uint64_t	s,
+				span = last - first;
+
+	if (n == 1)
+	{
+		if (p != end || enc != AT_SAMPLES_T_REGULAR)
+			return "a one-sample block has a time section";
+		if (first != last)
+			return "a one-sample block has two times";
+		return NULL;
+	}
+	if (u2i(last) <= u2i(first))
+		return "the last time is not after the first";
+	if ((p = check_varint(p, end, &s)) == NULL)
+		return "the time section is cut short or holds a bad varint";
+	if (s == 0)
+		return "the time step is zero";
+	if (enc == AT_SAMPLES_T_REGULAR)
+	{
+		if (p != end)
+			return "trailing bytes in the time section";
+		if (span % s != 0 || span / s != (uint64_t) (n - 1))
+			return "the times do not end at the last time";
+	}
+	else if (enc == AT_SAMPLES_T_GAPS)
+	{
+		/* steps of s in all, bounded so that steps * s never passes the span */
+		uint64_t	limit = span / s,
+					steps = (uint64_t) (n - 1);
+		int32_t		at = 0;
+
+		if (steps > limit)
+			return "the times pass the last time";
+		while (p != end)
+		{
+			uint64_t	pd,
+						k;
+
+			if ((p = check_varint(p, end, &pd)) == NULL || (p = check_varint(p, end, &k)) == NULL)
+				return "the time section is cut short or holds a bad varint";
+			if (pd >= (uint64_t) (n - 1 - at))
+				return "a gap lies past the last sample";
+			at += 1 + (int32_t) pd;
+			if (k >= limit - steps)
+				return "the times pass the last time";
+			steps += k + 1;
+		}
+		if (steps * s != span)
+			return "the times do not end at the last time";
+	}
+	else
+	{
+		uint64_t	cur = first,
+					d = s;
+
+		for (int32_t i = 1; i < n; i++)
+		{
+			uint64_t	x;
+
+			if ((p = check_varint(p, end, &x)) == NULL)
+				return "the time section is cut short or holds a bad varint";
+			d += unzz(x);
+			if (u2i(cur + d) <= u2i(cur))
+				return "the times are not strictly increasing";
+			cur += d;
+		}
+		if (p != end)
+			return "trailing bytes in the time section";
+		if (cur != last)
+			return "the times do not end at the last time";
+	}
+	return NULL;
+}
+
+static const char *
+check_values(const unsigned char *p, const unsigned char *end, int scale, int32_t n, double hmin,
+			 double hmax)
+{
+	double		mn,
+				mx;
+
+	if (scale < 0)
+	{
+		if ((size_t) (end - p) != 8 * (size_t) n)
+			return "the raw values do not fill the value section";
+		mn = mx = u2d(ld64(p));
+		for (int32_t i = 0; i < n; i++, p += 8)
+		{
+			double		d = u2d(ld64(p));
+
+			if (!isfinite(d))
+				return "a value is not finite";
+			if (d < mn)
+				mn = d;
+			if (d > mx)
+				mx = d;
+		}
+	}
+	else
+	{
+		int64_t		m[AT_SAMPLES_CHUNK],
+					imin = INT64_MAX,
+					imax = INT64_MIN;
+
+		for (int32_t base = 0; base < n; base += AT_SAMPLES_CHUNK)
+		{
+			int			cnt = n - base < AT_SAMPLES_CHUNK ? (int) (n - base) : AT_SAMPLES_CHUNK;
+			uint64_t	bad = 0;
+			chunk		c;
+
+			if ((p = chunk_check(p, end, cnt, &c)) == NULL)
+				return "a value chunk is cut short or holds a bad varint or width";
+			chunk_ints(&c, cnt, end, m);
+			for (int i = 0; i < cnt; i++)
+			{
+				bad |= (uint64_t) m[i] + (M_LIMIT - 1) > 2 * M_LIMIT - 2;
+				if (m[i] < imin)
+					imin = m[i];
+				if (m[i] > imax)
+					imax = m[i];
+			}
+			if (bad)
+				return "a scaled value is not below 2^53 in magnitude";
+		}
+		if (p != end)
+			return "trailing bytes after the last value chunk";
+		mn = (double) imin / p10[scale];
+		mx = (double) imax / p10[scale];
+	}
+	if (d2u(mn) != d2u(hmin) || d2u(mx) != d2u(hmax))
+		return "min or max does not match the values";
+	return NULL;
+}
+
+const char *
+at_samples_check(const unsigned char *buf, size_t len, at_samples_info *info)
+{
+	at_samples_info h;
+	int			tenc,
+				venc;
+	uint32_t	n,
+				tsize;
+	const char *msg;
+
+	if (len < AT_SAMPLES_HEADER)
+		return "value is shorter than the header";
+	if (buf[0] != AT_SAMPLES_VERSION)
+		return "unsupported samples version";
+	tenc = buf[1] & 3;
+	venc = buf[1] >> 2;
+	if (tenc > AT_SAMPLES_T_DOD || venc > AT_SAMPLES_V_RAW)
+		return "unknown encoding flags";
+	if (buf[2] > AT_SAMPLES_MAX_SCALE + 1)
+		return "scale out of range";
+	if ((buf[2] == 0) != (venc == AT_SAMPLES_V_RAW))
+		return "the scale does not match the value encoding";
+	if (buf[3] != 0 || ld32(buf + 44) != 0)
+		return "reserved header bytes are not zero";
+	n = ld32(buf + 4);
+	if (n < 1 || n > AT_SAMPLES_MAX)
+		return "the number of samples is out of range";
+	tsize = ld32(buf + 40);
+	if (tsize > len - AT_SAMPLES_HEADER)
+		return "the time section runs past the end";
+	at_samples_info_read(buf, &h);
+	msg = check_times(buf + AT_SAMPLES_HEADER, buf + AT_SAMPLES_HEADER + tsize, tenc, h.n, ld64(buf + 8),
+					  ld64(buf + 16));
+	if (msg == NULL)
+		msg = check_values(buf + AT_SAMPLES_HEADER + tsize, buf + len, h.scale, h.n, h.min, h.max);
+	if (msg == NULL && info != NULL)
+		*info = h;
+	return msg;
+}
+
+/* ---- decoding ---- */
+
+/*
+ * An integer |m| < 2^51 as a double without cvtsi2sd: the bits of 1.5 * 2^52
+ * plus m are the double 1.5 * 2^52 + m, exactly.  Unlike the conversion
+ * instruction (x86-64 has no packed one before AVX-512), this vectorizes,
+ * and with it the division.
+ */
+#define MAGIC_BITS	((uint64_t) 0x4338000000000000)
+#define MAGIC		6755399441055744.0
+#define MAGIC_LIMIT	((uint64_t) 1 << 51)
+
+/*
+ * v[i] = x[i] / 10^k for i < cnt (x two's complement); x holds whole groups
+ * of 8 (as unpack writes them).  small: every x[i] lies within +-2^51, so the
+ * vectorizable conversion applies; the results go straight into v when it
+ * has room for the whole groups.
+ */
+static ALWAYS_INLINE void
+ints_to_doubles(const uint64_t *restrict x, int cnt, double *restrict v, int k, int small)
+{
+	double		div = p10[k];
+
+	if (small)
+	{
+		double		tmp[AT_SAMPLES_CHUNK],
+				   *o = cnt == AT_SAMPLES_CHUNK ? v : tmp;
+		int			groups = (cnt + 7) / 8;
+
+		if (k == 0)
+			for (int g = 0; g < groups; g++)
+				for (int j = 0; j < 8; j++)
+					o[8 * g + j] = u2d(x[8 * g + j] + MAGIC_BITS) - MAGIC;
+		else
+			for (int g = 0; g < groups; g++)
+				for (int j = 0; j < 8; j++)
+					o[8 * g + j] = (u2d(x[8 * g + j] + MAGIC_BITS) - MAGIC) / div;
+		if (o == tmp)
+			memcpy(v, tmp, sizeof(double) * (size_t) cnt);
+	}
+	else if (k == 0)
+		for (int i = 0; i < cnt; i++)
+			v[i] = (double) u2i(x[i]);
+	else
+		for (int i = 0; i < cnt; i++)
+			v[i] = (double) u2i(x[i]) / div;
+}
+
+/* cnt values of a chunk as doubles m / 10^k into v (every one, even when constant). */
+static void
+chunk_doubles(const chunk *c, int cnt, const unsigned char *end, double *v, int k)
+{
+	uint64_t	x[AT_SAMPLES_CHUNK + 8];	/* delta: unpacked from x + 1 */
+
+	if (chunk_constant(c))
+	{
+		double		d = (double) u2i(c->ref) / p10[k];
+
+		for (int i = 0; i < cnt; i++)
+			v[i] = d;
+	}
+	else if (!c->delta)
+	{
+		uint64_t	top = c->ref + (c->w == 64 ? ~(uint64_t) 0 : ((uint64_t) 1 << c->w) - 1);
+
+		unpack(c->bits, c->nbytes, end, c->w, cnt, c->ref, x);
+		ints_to_doubles(x, cnt, v, k,
+						c->w < 51 && c->ref + MAGIC_LIMIT < 2 * MAGIC_LIMIT && top + MAGIC_LIMIT < 2 * MAGIC_LIMIT);
+	}
+	else
+	{
+		/* the running sum in place (cnt - 1 deltas become m[1..]), then convert */
+		uint64_t	cur = c->ref,
+					dmin = c->dmin,
+					big = cur + MAGIC_LIMIT;
+		int			i;
+
+		if (cnt > 1)
+			unpack(c->bits, c->nbytes, end, c->w, cnt - 1, dmin, x + 1);
+		x[0] = cur;
+		for (i = 1; i < cnt; i++)
+		{
+			cur += x[i];
+			x[i] = cur;
+			big |= cur + MAGIC_LIMIT;
+		}
+		for (; i % 8; i++)
+			x[i] = 0;
+		ints_to_doubles(x, cnt, v, k, big < 2 * MAGIC_LIMIT);
+	}
+}
+
+static inline void
+raw_values(const unsigned char *p, int32_t cnt, double *v)
+{
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+	memcpy(v, p, 8 * (size_t) cnt);
+#else
+	for (int32_t i = 0; i < cnt; i++)
+		v[i] = u2d(ld64(p + 8 * (size_t) i));
+#endif
+}
+
+void
+at_samples_decode(const unsigned char *buf, size_t len, int64_t *ts, double *v)
+{
+	int32_t		n = (int32_t) ld32(buf + 4);
+	int			scale = (int) buf[2] - 1;
+	const unsigned char *vs = value_section(buf);
+
+	if (ts != NULL)
+	{
+		tdec		t;
+
+		tdec_init(&t, buf);
+		tdec_run(&t, vs, ts, n);
+	}
+	if (v == NULL)
+		return;
+	if (scale < 0)
+	{
+		raw_values(vs, n, v);
+		return;
+	}
+	for (int32_t base = 0; base < n; base += AT_SAMPLES_CHUNK)
+	{
+		int			cnt = n - base < AT_SAMPLES_CHUNK ? (int) (n - base) : AT_SAMPLES_CHUNK;
+		chunk		c;
+
+		vs = chunk_read(vs, cnt, &c);
+		chunk_doubles(&c, cnt, buf + len, v + base, scale);
+	}
+}
+
+void
+at_samples_iter_init(at_samples_iter *it, const unsigned char *buf, size_t len)
+{
+	it->buf = buf;
+	it->len = len;
+	it->pos = (size_t) (value_section(buf) - buf);
+	it->n = (int32_t) ld32(buf + 4);
+	it->done = 0;
+	it->scale = (int32_t) buf[2] - 1;
+	it->div = it->scale >= 0 ? p10[it->scale] : 1;
+}
+
+int
+at_samples_iter_next(at_samples_iter *it, double *v, int *constant)
+{
+	int			cnt = it->n - it->done < AT_SAMPLES_CHUNK ? it->n - it->done : AT_SAMPLES_CHUNK;
+
+	if (cnt <= 0)
+		return 0;
+	*constant = 0;
+	if (it->scale < 0)
+	{
+		raw_values(it->buf + it->pos, cnt, v);
+		it->pos += 8 * (size_t) cnt;
+	}
+	else
+	{
+		chunk		c;
+		const unsigned char *next = chunk_read(it->buf + it->pos, cnt, &c);
+
+		if (chunk_constant(&c))
+		{
+			*constant = 1;
+			v[0] = (double) u2i(c.ref) / it->div;
+		}
+		else
+			chunk_doubles(&c, cnt, it->buf + it->len, v, it->scale);
+		it->pos = (size_t) (next - it->buf);
+	}
+	it->done += cnt;
+	return cnt;
+}
+
+int
+at_samples_iter_next_scaled(at_samples_iter *it, int64_t *m, int *constant)
+{
+	int			cnt = it->n - it->done < AT_SAMPLES_CHUNK ? it->n - it->done : AT_SAMPLES_CHUNK;
+	chunk		c;
+	const unsigned char *next;
+
+	if (cnt <= 0)
+		return 0;
+	next = chunk_read(it->buf + it->pos, cnt, &c);
+	*constant = chunk_constant(&c);
+	if (*constant)
+		m[0] = u2i(c.ref);
+	else
+		chunk_ints(&c, cnt, it->buf + it->len, m);
+	it->pos = (size_t) (next - it->buf);
+	it->done += cnt;
+	return cnt;
+}
+
+/* ---- slices ---- */
+
+size_t
+at_samples_slice(const unsigned char *buf, size_t len, int64_t from, int64_t to, unsigned char *out,
+				 int32_t *nout)
+{
+	at_samples_info info;
+	const unsigned char *vs = value_section(buf),
+			   *end = buf + len;
+	unsigned char *stage;
+	int64_t    *sts,
+				tbuf[AT_SAMPLES_CHUNK];
+	double	   *sv;
+	int32_t		i0 = -1,
+				m = 0;
+	tdec		t;
+
+	at_samples_info_read(buf, &info);
+	*nout = 0;
+	if (from >= to || to <= info.first_ts || from > info.last_ts)
+		return 0;
+
+	/*
+	 * The window's samples are staged at the end of out, 8-aligned, past
+	 * the at most 18n + 66 bytes at_samples_encode writes at its start.
+	 */
+	stage = out + at_samples_encode_bound(info.n) - 16 * (size_t) info.n - 8;
+	stage += (8 - ((uintptr_t) stage & 7)) & 7;
+	sts = (int64_t *) (void *) stage;
+	sv = (double *) (void *) (stage + 8 * (size_t) info.n);
+
+	tdec_init(&t, buf);
+	for (int32_t base = 0; base < info.n; base += AT_SAMPLES_CHUNK)
+	{
+		int			cnt = info.n - base < AT_SAMPLES_CHUNK ? (int) (info.n - base) : AT_SAMPLES_CHUNK,
+					k;
+
+		tdec_run(&t, vs, tbuf, cnt);
+		for (k = 0; k < cnt && tbuf[k] < to; k++)
+			if (tbuf[k] >= from)
+			{
+				if (i0 < 0)
+					i0 = base + k;
+				sts[m++] = tbuf[k];
+			}
+		if (k < cnt)
+			break;
+	}
+	if (m == 0)
+		return 0;
+
+	if (info.scale < 0)
+		raw_values(vs + 8 * (size_t) i0, m, sv);
+	else
+	{
+		/* only the chunks overlapping [i0, i0 + m) are decoded */
+		for (int32_t base = 0; base < i0 + m; base += AT_SAMPLES_CHUNK)
+		{
+			int			cnt = info.n - base < AT_SAMPLES_CHUNK ? (int) (info.n - base) : AT_SAMPLES_CHUNK;
+			chunk		c;
+			double		vbuf[AT_SAMPLES_CHUNK];
+			int32_t		a,
+						b;
+
+			vs = chunk_read(vs, cnt, &c);
+			if (base + cnt <= i0)
+				continue;
+			a = i0 > base ? i0 - base : 0;
+			b = i0 + m < base + cnt ? i0 + m - base : cnt;
+			chunk_doubles(&c, cnt, end, vbuf, info.scale);
+			memcpy(sv + (base + a - i0), vbuf + a, sizeof(double) * (size_t) (b - a));
+		}
+	}
+	*nout = m;
+	return at_samples_encode(sts, sv, m, out);
+}
+
+/* ---- the exact sum ---- */
+
+int
+at_samples_sum_text(const unsigned char *buf, size_t len, char *out, size_t outlen)
+{
+	int32_t		n = (int32_t) ld32(buf + 4);
+	int			scale = (int) buf[2] - 1;
+	const unsigned char *vs = value_section(buf);
+	/* the sum mod 2^128 as two limbs; |sum| < 2^24 * 2^53 */
+	uint64_t	lo = 0,
+				hi = 0;
+	uint32_t	limb[4];
+	char		digits[48],
+				text[64],
+			   *q = text;
+	int			nd = 0,
+				neg;
+
+	if (scale < 0)
+		return -1;
+	for (int32_t base = 0; base < n; base += AT_SAMPLES_CHUNK)
+	{
+		int			cnt = n - base < AT_SAMPLES_CHUNK ? (int) (n - base) : AT_SAMPLES_CHUNK;
+		chunk		c;
+		int64_t		m[AT_SAMPLES_CHUNK],
+					sum = 0;	/* |sum| < 2^7 * 2^53 */
+		uint64_t	nlo;
+
+		vs = chunk_read(vs, cnt, &c);
+		if (chunk_constant(&c))
+			sum = (int64_t) cnt * u2i(c.ref);
+		else
+		{
+			chunk_ints(&c, cnt, buf + len, m);
+			for (int i = 0; i < cnt; i++)
+				sum += m[i];
+		}
+		nlo = lo + (uint64_t) sum;
+		hi += (sum < 0 ? ~(uint64_t) 0 : 0) + (nlo < lo);
+		lo = nlo;
+	}
+	neg = hi >> 63;
+	if (neg)
+	{
+		lo = ~lo + 1;
+		hi = ~hi + (lo == 0);
+	}
+	limb[0] = (uint32_t) (hi >> 32);
+	limb[1] = (uint32_t) hi;
+	limb[2] = (uint32_t) (lo >> 32);
+	limb[3] = (uint32_t) lo;
+	/* digits, least significant first, at least scale + 1 of them */
+	do
+	{
+		uint64_t	r = 0;
+		int			nonzero = 0;
+
+		for (int k = 0; k < 4; k++)
+		{
+			uint64_t	cur = r << 32 | limb[k];
+
+			limb[k] = (uint32_t) (cur / 10);
+			r = cur % 10;
+			nonzero |= limb[k] != 0;
+		}
+		digits[nd++] = (char) ('0' + r);
+		if (!nonzero)
+			break;
+	} while (1);
+	while (nd <= scale)
+		digits[nd++] = '0';
+	if (neg && (nd > 1 || digits[0] != '0'))
+		*q++ = '-';
+	while (nd > 0)
+	{
+		*q++ = digits[--nd];
+		if (nd == scale && nd > 0)
+			*q++ = '.';
+	}
+	*q = '\0';
+	if (outlen > 0)
+	{
+		size_t		k = (size_t) (q - text) < outlen - 1 ? (size_t) (q - text) : outlen - 1;
+
+		memcpy(out, text, k);
+		out[k] = '\0';
+	}
+	return 0;
+}
+
+/* ---- runs in memory ---- */
+
+static inline void
+swap2(int64_t *ts, double *v, int64_t a, int64_t b)
+{
+	int64_t		t = ts[a];
+	double		d = v[a];
+
+	ts[a] = ts[b];
+	v[a] = v[b];
+	ts[b] = t;
+	v[b] = d;
+}
+
+static void
+reverse2(int64_t *ts, double *v, int64_t a, int64_t b)
+{
+	for (b--; a < b; a++, b--)
+		swap2(ts, v, a, b);
+}
+
+/* [a, m) and [m, b) trade places */
+static void
+rotate2(int64_t *ts, double *v, int64_t a, int64_t m, int64_t b)
+{
+	reverse2(ts, v, a, m);
+	reverse2(ts, v, m, b);
+	reverse2(ts, v, a, b);
+}
+
+static void
+insertion2(int64_t *ts, double *v, int64_t a, int64_t b)
+{
+	for (int64_t i = a + 1; i < b; i++)
+		for (int64_t j = i; j > a && ts[j] < ts[j - 1]; j--)
+			swap2(ts, v, j, j - 1);
+}
+
+/*
+ * Merges the sorted runs [a, m) and [m, b) in place, stably: SymMerge (Kim
+ * and Kutzner 2004), as Go's sort.Stable does it, plus a quick return when
+ * the runs are already in order.
+ */
+static void
+sym_merge(int64_t *ts, double *v, int64_t a, int64_t m, int64_t b)
+{
+	int64_t		mid,
+				n,
+				start,
+				r,
+				p,
+				end;
+
+	if (ts[m - 1] <= ts[m])
+		return;
+	if (m - a == 1)
+	{
+		int64_t		i = m,
+					j = b;
+
+		while (i < j)			/* the first of [m, b) not less than ts[a] */
+		{
+			int64_t		h = i + (j - i) / 2;
+
+			if (ts[h] < ts[a])
+				i = h + 1;
+			else
+				j = h;
+		}
+		for (int64_t k = a; k < i - 1; k++)
+			swap2(ts, v, k, k + 1);
+		return;
+	}
+	if (b - m == 1)
+	{
+		int64_t		i = a,
+					j = m;
+
+		while (i < j)			/* the first of [a, m) greater than ts[m] */
+		{
+			int64_t		h = i + (j - i) / 2;
+
+			if (!(ts[m] < ts[h]))
+				i = h + 1;
+			else
+				j = h;
+		}
+		for (int64_t k = m; k > i; k--)
+			swap2(ts, v, k, k - 1);
+		return;
+	}
+	mid = a + (b - a) / 2;
+	n = mid + m;
+	if (m > mid)
+	{
+		start = n - b;
+		r = mid;
+	}
+	else
+	{
+		start = a;
+		r = m;
+	}
+	p = n - 1;
+	while (start < r)
+	{
+		int64_t		c = start + (r - start) / 2;
+
+		if (!(ts[p - c] < ts[c]))
+			start = c + 1;
+		else
+			r = c;
+	}
+	end = n - start;
+	if (start < m && m < end)
+		rotate2(ts, v, start, m, end);
+	if (a < start && start < mid)
+		sym_merge(ts, v, a, start, mid);
+	if (mid < end && end < b)
+		sym_merge(ts, v, mid, end, b);
+}
+
+static void
+stable_sort2(int64_t *ts, double *v, int64_t n)
+{
+	int64_t		block = 20,
+				a,
+				b;
+
+	for (a = 0; a < n; a += block)
+		insertion2(ts, v, a, a + block < n ? a + block : n);
+	for (; block < n; block *= 2)
+	{
+		for (a = 0, b = 2 * block; b <= n; a = b, b += 2 * block)
+			sym_merge(ts, v, a, a + block, b);
+		if (a + block < n)
+			sym_merge(ts, v, a, a + block, n);
+	}
+}
+
+int
+at_samples_sort_dedup(int64_t *ts, double *v, int32_t *n, int64_t *dups, at_samples_conflict *c)
+{
+	int32_t		i,
+				g,
+				w;
+
+	for (i = 1; i < *n; i++)
+		if (ts[i] <= ts[i - 1])
+			break;
+	if (i >= *n)
+		return 0;				/* strictly increasing: nothing to do */
+	for (; i < *n; i++)
+		if (ts[i] < ts[i - 1])
+		{
+			stable_sort2(ts, v, *n);
+			break;
+		}
+	/* every conflict first, so a refused run keeps all its samples */
+	for (g = 0, i = 1; i < *n; i++)
+	{
+		if (ts[i] != ts[g])
+			g = i;
+		else if (!(v[i] == v[g]))
+		{
+			c->ts = ts[i];
+			c->old_value = v[g];
+			c->new_value = v[i];
+			return -1;
+		}
+	}
+	for (w = 1, i = 1; i < *n; i++)
+	{
+		if (ts[i] == ts[w - 1])
+		{
+			(*dups)++;
+			continue;
+		}
+		ts[w] = ts[i];
+		v[w] = v[i];
+		w++;
+	}
+	*n = w;
+	return 0;
+}
+
+int32_t
+at_samples_merge(const int64_t *ts_a, const double *v_a, int32_t na, const int64_t *ts_b, const double *v_b,
+				 int32_t nb, int64_t *out_ts, double *out_v, int64_t *dups, at_samples_conflict *c)
+{
+	int32_t		i = 0,
+				j = 0,
+				k = 0;
+
+	while (i < na && j < nb)
+	{
+		if (ts_a[i] < ts_b[j])
+		{
+			out_ts[k] = ts_a[i];
+			out_v[k++] = v_a[i++];
+		}
+		else if (ts_b[j] < ts_a[i])
+		{
+			out_ts[k] = ts_b[j];
+			out_v[k++] = v_b[j++];
+		}
+		else
+		{
+			if (!(v_a[i] == v_b[j]))
+			{
+				c->ts = ts_a[i];
+				c->old_value = v_a[i];
+				c->new_value = v_b[j];
+				return -1;
+			}
+			(*dups)++;
+			out_ts[k] = ts_a[i];
+			out_v[k++] = v_a[i++];
+			j++;
+		}
+	}
+	for (; i < na; i++, k++)
+	{
+		out_ts[k] = ts_a[i];
+		out_v[k] = v_a[i];
+	}
+	for (; j < nb; j++, k++)
+	{
+		out_ts[k] = ts_b[j];
+		out_v[k] = v_b[j];
+	}
+	return k;
+}
+
+/* ---- text form: "v1:" and the serialized form in lower-case hexadecimal ---- */
+
+size_t
+at_samples_text_size(size_t len)
+{
+	return strlen(AT_SAMPLES_TEXT_PREFIX) + 2 * len + 1;
+}
+
+void
+at_samples_format(const unsigned char *buf, size_t len, char *out)
+{
+	size_t		k = strlen(AT_SAMPLES_TEXT_PREFIX);
+
+	memcpy(out, AT_SAMPLES_TEXT_PREFIX, k);
+	at_hex_write(out + k, buf, len);
+	out[k + 2 * len] = '\0';
+}
+
+const char *
+at_samples_parse(const char *s, size_t slen, unsigned char *out, size_t *outlen, size_t *pos)
+{
+	size_t		k = strlen(AT_SAMPLES_TEXT_PREFIX),
+				nbytes;
+
+	*pos = 0;
+	*outlen = 0;
+	if (slen < k || memcmp(s, AT_SAMPLES_TEXT_PREFIX, k) != 0)
+	{
+		size_t		d = 1;
+
+		/* name a later version (v<digits>:) as such, not as garbage */
+		while (d < slen && s[d] >= '0' && s[d] <= '9')
+			d++;
+		if (slen > 0 && s[0] == 'v' && d > 1 && d < slen && s[d] == ':')
+			return "unsupported text version (this version reads v1:)";
+		return "a samples value starts with v1:";
+	}
+	for (size_t i = k; i < slen; i++)
+		if (at_hex_value(s[i], 0) < 0)
+		{
+			*pos = i;
+			return "not a lower-case hexadecimal digit";
+		}
+	if ((slen - k) % 2 != 0)
+	{
+		*pos = slen;
+		return "odd number of hexadecimal digits";
+	}
+	nbytes = (slen - k) / 2;
+	for (size_t i = 0; i < nbytes; i++)
+		out[i] = (unsigned char) (at_hex_value(s[k + 2 * i], 0) << 4 | at_hex_value(s[k + 2 * i + 1], 0));
+	*outlen = nbytes;
+	*pos = k;
+	return at_samples_check(out, nbytes, NULL);
+}
