@@ -876,6 +876,96 @@ SELECT label, pg_temp.try(q) AS result
     ('bins_state_recv(bytea)', $$SELECT acmetrace.bins_state_recv('\x01'::bytea) IS NULL$$)
   ) v(label, q);
 
+-- 15. samples text input (samples_in: v1: and lower-case hexadecimal) and
+-- binary receive (samples_recv, through binary COPY), both checked in full
+-- by the core's at_samples_check.  The valid value: 300 samples at 15 s with
+-- two gaps, integers and 3-decimal values (scale 3).
+CREATE TEMP TABLE sa_bin (s acmetrace.samples);
+CREATE FUNCTION pg_temp.sa_in(t text) RETURNS text LANGUAGE sql
+RETURN pg_temp.try(format('SELECT (acmetrace.samples_info(%L::acmetrace.samples)).samples', t));
+CREATE FUNCTION pg_temp.sa_recv(b bytea) RETURNS text LANGUAGE sql
+RETURN pg_temp.try(format('SELECT (acmetrace.samples_info(pg_temp.copy_binary(%L, %L::bytea)::acmetrace.samples)).samples', 'sa_bin', b));
+SELECT acmetrace.samples_send(acmetrace.samples_agg(ts, v)) AS sa
+  FROM (SELECT '2023-07-01'::timestamptz + i * interval '15 s' AS ts,
+               CASE WHEN i % 50 < 20 THEN 0 ELSE round((i * 7.919 % 100)::numeric, 3) END::float8 AS v
+          FROM generate_series(0, 309) i WHERE i NOT IN (17, 200, 201, 202, 203, 204, 205, 206, 207, 208)) x \gset
+SELECT length(:'sa'::bytea) AS bytes, pg_temp.sa_recv(:'sa') AS valid_base,
+       pg_temp.sa_in('v1:' || encode(:'sa'::bytea, 'hex')) = pg_temp.sa_recv(:'sa') AS same_as_text;
+-- Cut at every length: no prefix is a block.
+SELECT pg_temp.gist(pg_temp.sa_recv(substr(:'sa'::bytea, 1, k))) AS cut_bytes, count(*) AS lengths
+  FROM generate_series(0, length(:'sa'::bytea) - 1) k GROUP BY 1 ORDER BY 1;
+SELECT pg_temp.gist(pg_temp.sa_in(left('v1:' || encode(:'sa'::bytea, 'hex'), k))) AS cut_text, count(*) AS lengths
+  FROM generate_series(0, 2 * length(:'sa'::bytea) + 2) k GROUP BY 1 ORDER BY 1;
+-- Every byte in turn set to 0x00, 0x01, 0x7f, 0x80 and 0xff: refused, or a
+-- valid block of its own; the text form of each agrees with its bytes.
+SELECT pg_temp.kind(r) AS result, count(*) AS mutants,
+       bool_and(CASE WHEN r LIKE 'ok:%' THEN t = r
+                     ELSE regexp_replace(r, '^ERROR 22P03: invalid samples: (.*) \(The value is \d+ bytes long\.\)$', '\1')
+                        = regexp_replace(t, '^ERROR 22P02: invalid input syntax for type samples: (.*) \(At character \d+\.\)$', '\1')
+                END) AS text_agrees
+  FROM (SELECT pg_temp.sa_recv(b) AS r, pg_temp.sa_in('v1:' || encode(b, 'hex')) AS t
+          FROM (SELECT set_byte(:'sa'::bytea, pos, v) AS b
+                  FROM generate_series(0, length(:'sa'::bytea) - 1) pos, unnest('{0,1,127,128,255}'::int[]) v
+                 WHERE get_byte(:'sa'::bytea, pos) <> v) c) p
+ GROUP BY 1 ORDER BY 1;
+-- Text that is not hexadecimal, upper case, odd, or another version.
+SELECT label, pg_temp.sa_in(t) AS result
+  FROM (VALUES ('empty', ''), ('prefix only', 'v1:'), ('v2', 'v2:' || encode(:'sa'::bytea, 'hex')),
+               ('upper case', 'v1:' || upper(encode(:'sa'::bytea, 'hex'))),
+               ('odd digits', 'v1:' || encode(:'sa'::bytea, 'hex') || '0'),
+               ('a space', 'v1: ' || encode(:'sa'::bytea, 'hex')),
+               ('a trailing byte', 'v1:' || encode(:'sa'::bytea, 'hex') || '00'),
+               ('48 zero bytes', 'v1:' || repeat('00', 48)),
+               ('1 MB of ff', 'v1:' || repeat('ff', 1000000))) v(label, t);
+-- The functions on blocks: windows, NULLs, the aggregates' support
+-- functions outside an aggregate.
+SELECT label, pg_temp.try(q) AS result
+  FROM (VALUES
+    ('samples_between, to before from', format($$SELECT acmetrace.samples_between(%L, '2023-07-02', '2023-07-01') IS NULL$$, 'v1:' || encode(:'sa'::bytea, 'hex'))),
+    ('samples_between, -infinity to infinity', format($$SELECT (acmetrace.samples_info(acmetrace.samples_between(%L, '-infinity', 'infinity'))).samples$$, 'v1:' || encode(:'sa'::bytea, 'hex'))),
+    ('samples_between, one sample', format($$SELECT (acmetrace.samples_info(acmetrace.samples_between(%L, '2023-07-01 00:00:30', '2023-07-01 00:00:31'))).samples$$, 'v1:' || encode(:'sa'::bytea, 'hex'))),
+    ('samples_between(NULL, ...)', $$SELECT acmetrace.samples_between(NULL, now(), now()) IS NULL$$),
+    ('unnest count', format($$SELECT count(*) FROM acmetrace.unnest(%L::acmetrace.samples)$$, 'v1:' || encode(:'sa'::bytea, 'hex'))),
+    ('_samples_trans outside an aggregate', $$SELECT acmetrace._samples_trans(NULL, now(), 1)$$),
+    ('_samples_combine outside an aggregate', format($$SELECT acmetrace._samples_combine(%L, %L)$$, 'v1:' || encode(:'sa'::bytea, 'hex'), 'v1:' || encode(:'sa'::bytea, 'hex'))),
+    ('_samples_combine(NULL, NULL)', $$SELECT acmetrace._samples_combine(NULL, NULL) IS NULL$$),
+    ('_bins_samples_trans outside an aggregate', format($$SELECT acmetrace._bins_samples_trans(NULL, %L, 0, 10, 2)$$, 'v1:' || encode(:'sa'::bytea, 'hex'))),
+    ('_sketch_samples_trans outside an aggregate', format($$SELECT acmetrace._sketch_samples_trans(NULL, %L)$$, 'v1:' || encode(:'sa'::bytea, 'hex'))),
+    ('_samples_sum', format($$SELECT acmetrace._samples_sum(%L)$$, 'v1:' || encode(:'sa'::bytea, 'hex'))),
+    ('samples_recv(bytea)', $$SELECT acmetrace.samples_recv('\x01'::bytea) IS NULL$$),
+    ('samples_agg of 2 values at one time', $$SELECT acmetrace.samples_agg(t, v) FROM (VALUES ('2023-07-01'::timestamptz, 1.0::float8), ('2023-07-01', 2.0)) x(t, v)$$),
+    ('samples_agg, times far apart', $$SELECT (acmetrace.samples_info(acmetrace.samples_agg(t, 1))).samples FROM (VALUES ('4713-01-01 BC'::timestamptz), ('294276-12-31'), ('2000-01-01')) x(t)$$),
+    ('samples_agg, extreme values', $$SELECT acmetrace.unnest(acmetrace.samples_agg(t, v))::text FROM (VALUES ('2000-01-01'::timestamptz, 1.7976931348623157e308::float8), ('2000-01-02', -1.7976931348623157e308), ('2000-01-03', 5e-324)) x(t, v) LIMIT 1$$)
+  ) v(label, q);
+-- The loader: lines a file could hold (a series of its own per case: the
+-- cases that load stay loaded).
+SET acmetrace.metric = 'GPU_UTIL';
+SET acmetrace.cluster = 'hostile';
+SELECT label, pg_temp.try(format('INSERT INTO acmetrace.utilization_lines SELECT unnest(%L::text[]) RETURNING 1', lines)) AS result
+  FROM (VALUES
+    ('100,000 columns', ARRAY['Time,' || (SELECT string_agg('c' || i, ',') FROM generate_series(1, 100000) i),
+                              '2023-07-01 00:00:00+00' || repeat(',1', 100000)]),
+    ('a 256-byte column name', ARRAY['Time,' || repeat('x', 256), '2023-07-01 00:00:00+00,1']),
+    ('a 10 MB line', ARRAY['Time,h1', '2023-07-01 00:00:00+00,' || repeat('1', 10000000)]),
+    ('epoch with 40 digits', ARRAY['Time,h2', repeat('9', 40) || ',1']),
+    ('epoch past the range', ARRAY['Time,h3', '9300000000000,1']),
+    ('epoch -1.5', ARRAY['Time,h4', '-1.5,1']),
+    ('a lone minus', ARRAY['Time,h5', '-,1']),
+    ('an empty time', ARRAY['Time,h6', ',1']),
+    ('time infinity', ARRAY['Time,h7', 'infinity,1']),
+    ('1e400', ARRAY['Time,h8', '2023-07-01 00:00:00+00,1e400']),
+    ('hexadecimal', ARRAY['Time,h9', '2023-07-01 00:00:00+00,0x10']),
+    ('blanks around', ARRAY['Time,h10', '2023-07-01 00:00:00+00, 5 ']),
+    ('quoted cell with a comma', ARRAY['Time,qa,qb', '2023-07-01 00:00:00+00,"1,5",2']),
+    ('unterminated quote', ARRAY['Time,h11', '2023-07-01 00:00:00+00,"1']),
+    ('a header only', ARRAY['Time,h12']),
+    ('duplicate column names', ARRAY['Time,dup,dup', '2023-07-01 00:00:00+00,1,2']),
+    ('16-digit value', ARRAY['Time,h13', '2023-07-01 00:00:00+00,1234567890123456']),
+    ('20 decimals', ARRAY['Time,h14', '2023-07-01 00:00:00+00,0.12345678901234567890'])
+  ) v(label, lines);
+RESET acmetrace.metric;
+RESET acmetrace.cluster;
+
 -- Every case above gave a result or an ERROR with a proper SQLSTATE.
 SELECT count(*) AS cases, count(*) FILTER (WHERE result LIKE 'ok%') AS ok,
        count(*) FILTER (WHERE result LIKE 'ERROR%') AS errors,
