@@ -160,8 +160,8 @@ begin_load(void)
 	}
 
 	/* one load per metric and cluster at a time: no deadlocks between loads */
-	key = (int64) hash_any((const unsigned char *) metric, strlen(metric)) << 32 |
-		(uint32) hash_any((const unsigned char *) cluster, strlen(cluster));
+	key = (int64) ((uint64) DatumGetUInt32(hash_any((const unsigned char *) metric, strlen(metric))) << 32 |
+				   DatumGetUInt32(hash_any((const unsigned char *) cluster, strlen(cluster))));
 	DirectFunctionCall1(pg_advisory_xact_lock_int8, Int64GetDatum(key));
 
 	cxt = AllocSetContextCreate(CurTransactionContext, "acmetrace utilization load", ALLOCSET_DEFAULT_SIZES);
@@ -317,11 +317,12 @@ epoch_time(load_state *st, const char *s, TimestampTz *out)
 	}
 	if (*p < '0' || *p > '9')
 		return false;
+	/* past 2^40 s (34,000 years) is out of PostgreSQL's range anyway */
 	for (; *p >= '0' && *p <= '9'; p++)
 	{
+		sec = sec * 10 + (*p - '0');
 		if (sec > (INT64CONST(1) << 40))
 			bad_time(st, s);
-		sec = sec * 10 + (*p - '0');
 	}
 	if (*p == '.')
 	{
@@ -621,7 +622,8 @@ take_line(load_state *st, const char *data, int len)
 	if (nf != (size_t) st->ncols)
 		ereport(ERROR,
 				(errcode(ERRCODE_BAD_COPY_FILE_FORMAT),
-				 errmsg("line %lld has %s%zu cells, the header has %d", (long long) st->lineno,
+				 errmsg("line %lld (\"%s\") has %s%zu cells, the header has %d", (long long) st->lineno,
+						cell_text(&st->fields[0]),
 						nf > (size_t) st->ncols + 1 ? "more than " : "",
 						nf > (size_t) st->ncols + 1 ? (size_t) st->ncols + 1 : nf, st->ncols),
 				 errhint("Every line needs one cell per header column; leave a cell empty for a missing value.")));

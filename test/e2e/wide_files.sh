@@ -3,7 +3,7 @@
 # equal to an independent parse of the file (awk): the AcmeTrace fixture
 # (248 servers), the Philly GPU fixture (machineId column, PDT, trailing
 # comma), and a generated 2,600-column x 1,000-line file.  A line with a
-# missing cell is an error naming its timestamp, and nothing is loaded.
+# missing cell is an error naming its line and timestamp, and nothing is loaded.
 . "$(dirname "$0")/lib.sh"
 fresh_db e2e_wide
 line=$(grep -E "^\\\\copy acmetrace\.utilization_lines FROM '[^']*' " "$ROOT/README.md" | head -1)
@@ -47,7 +47,7 @@ before=$(q -c "SELECT count(*) FROM acmetrace.utilization")
 awk -F, -v OFS=, 'NR == 501 { $1234 = ""; $0 = $0; sub(",,", ",") } { print }' "$OUT/wide.csv" >"$OUT/missing_cell.csv"
 ts=$(sed -n 501p "$OUT/missing_cell.csv" | cut -d, -f1)
 if load "$OUT/missing_cell.csv" GPU_UTIL synth2; then bad "a line with a missing cell loaded"
-elif grep -q "ERROR:  22P04: line at \"$ts\" has 2600 cells, the header has 2601" "$OUT/load.err"; then ok "missing cell -> 22P04 naming $ts"
+elif grep -q "ERROR:  22P04: line 501 (\"$ts\") has 2600 cells, the header has 2601" "$OUT/load.err"; then ok "missing cell -> 22P04 naming line 501 and $ts"
 else bad "missing cell: $(head -3 "$OUT/load.err")"; fi
 check_eq "nothing loaded from the bad file" "$(q -c "SELECT count(*) FROM acmetrace.utilization")" "$before"
 check_eq "staging table empty" "$(q -c "SELECT count(*) FROM acmetrace.utilization_lines")" 0
