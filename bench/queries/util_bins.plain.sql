@@ -3,4 +3,4 @@
 SELECT '[0:11]=' || array_agg(coalesce(q.c, 0) ORDER BY b.b)::text
   FROM generate_series(0, 11) b(b)
   LEFT JOIN (SELECT CASE WHEN value = 100 THEN 10 ELSE width_bucket(value, 0, 100, 10) END AS b, count(*) AS c
-               FROM acmetrace.utilization GROUP BY 1) q USING (b)
+               FROM bench_util_rows GROUP BY 1) q USING (b)

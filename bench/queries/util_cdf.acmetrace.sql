@@ -1,2 +1,3 @@
--- CDF of GPU utilization samples at 0, 1, ..., 100%: acmetrace.cdf_at.
-SELECT acmetrace.cdf_at(value, acmetrace.steps(0, 100, 1)) FROM acmetrace.utilization
+-- CDF of GPU utilization samples at 0, 1, ..., 100%: acmetrace.cdf_at over
+-- the compressed blocks.
+SELECT acmetrace.cdf_at(samples, acmetrace.steps(0, 100, 1)) FROM acmetrace.utilization_blocks

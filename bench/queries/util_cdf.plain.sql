@@ -102,4 +102,4 @@ SELECT ARRAY[
     (count(*) FILTER (WHERE value <= 98))::float8 / count(*) * 100,
     (count(*) FILTER (WHERE value <= 99))::float8 / count(*) * 100,
     (count(*) FILTER (WHERE value <= 100))::float8 / count(*) * 100
-  ] FROM acmetrace.utilization WHERE value <> 'NaN'
+  ] FROM bench_util_rows WHERE value <> 'NaN'

@@ -1,2 +1,2 @@
 -- The same rows, only counted.
-SELECT count(*) FROM acmetrace.utilization
+SELECT count(*) FROM bench_util_rows

@@ -1,12 +1,14 @@
 #!/usr/bin/env bash
 # The benchmark harness still works: 20,000 jobs and 100,000 utilization
 # samples, one repetition, a two-size scaling table, DuckDB included, the
-# three-node section at 20,000 jobs (bench/multinode, its own servers), and
+# three-node section at 20,000 jobs (bench/multinode, its own servers), the
+# utilization-at-scale section on one day of 50 GPUs (bench/utilization), and
 # every method's output equal to (or within the declared error of) the
 # reference.  No timing is asserted.
 . "$(dirname "$0")/lib.sh"
 if bash "$ROOT/bench/run" --jobs 20000 --util-rows 100000 --reps 1 --scale 5000,10000 \
         --multinode-jobs 20000 --multinode-util-samples 100000 \
+        --utilization-days 1 --utilization-series 50 \
         --out "$OUT/BENCHMARKS.md" >"$OUT/bench.log" 2>&1; then
     ok "bench/run completes"
 else
@@ -32,6 +34,12 @@ check_eq "backend memory measured for every PostgreSQL method" "$(grep -cE '\| [
 scaling=$(section '^\| analysis \| method \| 5000 jobs \| 10000 jobs')
 check_eq "scaling rows with both sizes" "$(grep -cE '\| [0-9.]+ \| [0-9.]+ \| [0-9.]+ \|$' <<<"$scaling")" "9"
 check_eq "state sizes reported" "$(grep -c '^| delay_sketch stored (pg_column_size), largest job type | [0-9]' "$md")" "1"
+util=$(section '^\| file \| samples \| CSV \| acmetrace load')
+check_eq "utilization at scale: GPU_UTIL and SM_ACTIVE files loaded, DuckDB loads compared" \
+    "$(grep -cE '^\| (GPU_UTIL|SM_ACTIVE), 1 day \| [0-9]+ \| .* \| [0-9.]+x \|$' <<<"$util")" "2"
+uq=$(section '^\| query \(GPU_UTIL\) \| days')
+check_eq "utilization at scale: four queries timed on both sides" "$(grep -cE '\| [0-9.]+ ms \| [0-9.]+ ms \| [0-9.]+x \|$' <<<"$uq")" "4"
+check_eq "utilization at scale: no failure" "$(grep -c 'bench/utilization failed' "$md")" "0"
 multinode=$(section '^\| analysis \| 1 node, median ms')
 check_eq "three-node section between its markers" "$(grep -c '^<!-- multinode:\(begin\|end\) -->$' "$md")" "2"
 check_eq "three-node analyses timed on both sides, outputs identical" \
