@@ -908,6 +908,16 @@ SELECT pg_temp.kind(r) AS result, count(*) AS mutants,
                   FROM generate_series(0, length(:'sa'::bytea) - 1) pos, unnest('{0,1,127,128,255}'::int[]) v
                  WHERE get_byte(:'sa'::bytea, pos) <> v) c) p
  GROUP BY 1 ORDER BY 1;
+-- A block with value counts (1,200 integers in 0..100): every byte of the
+-- header's sizes and of the counts section mutated.
+SELECT acmetrace.samples_send(acmetrace.samples_agg('2023-07-01'::timestamptz + i * interval '15 s', (i * 7 % 101)::float8)) AS sc
+  FROM generate_series(0, 1199) i \gset
+SELECT pg_temp.kind(pg_temp.sa_recv(b)) AS counted_result, count(*) AS mutants
+  FROM (SELECT set_byte(:'sc'::bytea, pos, v) AS b
+          FROM generate_series(40, 48 + 4 + get_byte(:'sc'::bytea, 44) + 256 * get_byte(:'sc'::bytea, 45)) pos,
+               unnest('{0,1,127,128,255}'::int[]) v
+         WHERE get_byte(:'sc'::bytea, pos) <> v) c
+ GROUP BY 1 ORDER BY 1;
 -- Text that is not hexadecimal, upper case, odd, or another version.
 SELECT label, pg_temp.sa_in(t) AS result
   FROM (VALUES ('empty', ''), ('prefix only', 'v1:'), ('v2', 'v2:' || encode(:'sa'::bytea, 'hex')),

@@ -584,6 +584,23 @@ add_samples(BinsEO *eo, Datum d)
 				constant;
 
 	at_samples_info_read(b, &info);
+	if (info.scale >= 0)
+	{
+		/* a block of few distinct values stores their counts: no decoding */
+		int64		cm[AT_SAMPLES_COUNTS_MAX],
+					cc[AT_SAMPLES_COUNTS_MAX];
+		int			nc = at_samples_counts(b, cm, cc);
+		static const double p10[AT_SAMPLES_MAX_SCALE + 1] = {1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7,
+		1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15};
+
+		if (nc > 0)
+		{
+			for (int i = 0; i < nc; i++)
+				h->counts[slot_of_value(h, (double) cm[i] / p10[info.scale])] += cc[i];
+			h->n += info.n;
+			return;
+		}
+	}
 	at_samples_iter_init(&it, b, len);
 	if (info.scale >= 0)
 	{

@@ -404,11 +404,35 @@ acmetrace_samples_between(PG_FUNCTION_ARGS)
 		PG_RETURN_DATUM(PG_GETARG_DATUM(0));
 	if (from > info.last_ts || to <= info.first_ts || from >= to)
 		PG_RETURN_NULL();
-	out = palloc(VARHDRSZ + at_samples_encode_bound(info.n));
-	olen = at_samples_slice(b, len, from, to, (unsigned char *) VARDATA(out), &n);
-	if (n == 0)
-		PG_RETURN_NULL();
-	SET_VARSIZE(out, VARHDRSZ + olen);
+	/*
+	 * The slice needs room for a whole block (it stages the window's samples
+	 * there): a buffer kept across calls in fn_extra, not a fresh 34-bytes-a-
+	 * sample allocation per block; the result is a copy of what it wrote.
+	 */
+	{
+		size_t		need = at_samples_encode_bound(info.n);
+		struct
+		{
+			size_t		cap;
+			unsigned char *buf;
+		}		   *scratch = fcinfo->flinfo->fn_extra;
+
+		if (scratch == NULL)
+			fcinfo->flinfo->fn_extra = scratch = MemoryContextAllocZero(fcinfo->flinfo->fn_mcxt, sizeof *scratch);
+		if (scratch->cap < need)
+		{
+			if (scratch->buf)
+				pfree(scratch->buf);
+			scratch->buf = MemoryContextAllocHuge(fcinfo->flinfo->fn_mcxt, need);
+			scratch->cap = need;
+		}
+		olen = at_samples_slice(b, len, from, to, scratch->buf, &n);
+		if (n == 0)
+			PG_RETURN_NULL();
+		out = palloc(VARHDRSZ + olen);
+		SET_VARSIZE(out, VARHDRSZ + olen);
+		memcpy(VARDATA(out), scratch->buf, olen);
+	}
 	PG_RETURN_POINTER(out);
 }
 

@@ -520,7 +520,7 @@ CREATE TABLE acmetrace.utilization_blocks (
     last_ts  timestamptz NOT NULL,
     samples  acmetrace.samples NOT NULL,
     PRIMARY KEY (metric, cluster, day, series)
-) WITH (parallel_workers = 8);
+) WITH (toast_tuple_target = 8160);
 COMMENT ON TABLE acmetrace.utilization_blocks IS
   'Utilization samples, one row per metric, cluster, UTC day and series (server, GPU, or Philly machine/GPU): the day''s samples compressed (acmetrace.samples) and their count, min, max, exact sum and first and last time. The key stores each sample once.';
 SELECT pg_catalog.pg_extension_config_dump('acmetrace.utilization_blocks', '');

@@ -213,9 +213,16 @@ at_samples_info_read(const unsigned char *buf, at_samples_info *info)
 }
 
 static inline const unsigned char *
-value_section(const unsigned char *buf)
+time_end(const unsigned char *buf)
 {
 	return buf + AT_SAMPLES_HEADER + ld32(buf + 40);
+}
+
+/* The value counts section (bytes 44..47 its size, 0 when absent) lies between. */
+static inline const unsigned char *
+value_section(const unsigned char *buf)
+{
+	return time_end(buf) + ld32(buf + 44);
 }
 
 /* ---- bit unpacking ---- */
@@ -434,7 +441,7 @@ tdec_next_gap(tdec *t, const unsigned char *end)
 static void
 tdec_init(tdec *t, const unsigned char *buf)
 {
-	const unsigned char *end = value_section(buf);
+	const unsigned char *end = time_end(buf);
 
 	t->p = buf + AT_SAMPLES_HEADER;
 	t->enc = buf[1] & 3;
@@ -856,9 +863,22 @@ put_chunk(unsigned char *p, const int64_t *m, int cnt)
 	return p + packed_bytes(cnt, wd, 1);
 }
 
+/*
+ * Counting the integers of a block while encoding it: a window of
+ * COUNTS_WINDOW integers centred on the first; one outside it (a wide
+ * range) gives up, and so do more than AT_SAMPLES_COUNTS_MAX distinct ones.
+ */
+#define COUNTS_WINDOW 2048
+typedef struct counter
+{
+	int			ok;
+	int64_t		base;			/* the first integer - COUNTS_WINDOW / 2 */
+	uint32_t	c[COUNTS_WINDOW];
+} counter;
+
 /* The value section at scale k; NULL when a value has no integer after all. */
 static unsigned char *
-encode_ints(const double *v, int32_t n, int k, unsigned char *p)
+encode_ints(const double *v, int32_t n, int k, unsigned char *p, counter *cs)
 {
 	int64_t		m[AT_SAMPLES_CHUNK];
 
@@ -869,13 +889,72 @@ encode_ints(const double *v, int32_t n, int k, unsigned char *p)
 		for (int i = 0; i < cnt; i++)
 			if (!int_at(v[base + i], k, &m[i]))
 				return NULL;
+		if (base == 0)
+			cs->base = m[0] - COUNTS_WINDOW / 2;
+		for (int i = 0; i < cnt && cs->ok; i++)
+		{
+			uint64_t	d = (uint64_t) m[i] - (uint64_t) cs->base;
+
+			if (d < COUNTS_WINDOW)
+				cs->c[d]++;
+			else
+				cs->ok = 0;
+		}
 		p = put_chunk(p, m, cnt);
 	}
 	return p;
 }
 
+/*
+ * The value counts section of cs into out (room for AT_SAMPLES_COUNTS_MAX
+ * entries): varint k, then per distinct integer in increasing order a
+ * varint of zz(m) (the first) or of the step from the previous one minus 1,
+ * and a varint of its count minus 1.  0 when there are too many.
+ */
+static size_t
+put_counts(const counter *cs, unsigned char *out)
+{
+	unsigned char *p;
+	int			k = 0;
+	int64_t		prev = 0;
+
+	for (int i = 0; i < COUNTS_WINDOW; i++)
+		k += cs->c[i] != 0;
+	if (k > AT_SAMPLES_COUNTS_MAX)
+		return 0;
+	p = put_varint(out, (uint64_t) k);
+	k = 0;
+	for (int i = 0; i < COUNTS_WINDOW; i++)
+	{
+		int64_t		m = cs->base + i;
+
+		if (cs->c[i] == 0)
+			continue;
+		p = put_varint(p, k++ == 0 ? zz((uint64_t) m) : (uint64_t) (m - prev - 1));
+		p = put_varint(p, (uint64_t) cs->c[i] - 1);
+		prev = m;
+	}
+	return (size_t) (p - out);
+}
+
+/*
+ * Blocks under this many samples get no value counts (an aggregate reads a
+ * small block fast anyway), and windows under it are cut as raw doubles:
+ * at_samples_slice's result is most often read once, by an aggregate, so
+ * a cheap encoding beats a small one.
+ */
+#define SMALL_BLOCK 1024
+
+static size_t encode_impl(const int64_t *ts, const double *v, int32_t n, unsigned char *out, int force_raw);
+
 size_t
 at_samples_encode(const int64_t *ts, const double *v, int32_t n, unsigned char *out)
+{
+	return encode_impl(ts, v, n, out, 0);
+}
+
+static size_t
+encode_impl(const int64_t *ts, const double *v, int32_t n, unsigned char *out, int force_raw)
 {
 	unsigned char *p = out + AT_SAMPLES_HEADER,
 			   *tend;
@@ -884,6 +963,8 @@ at_samples_encode(const int64_t *ts, const double *v, int32_t n, unsigned char *
 				k;
 	double		mn = v[0],
 				mx = v[0];
+	counter		cs;
+	size_t		csize = 0;
 
 	for (int32_t i = 1; i < n; i++)
 	{
@@ -895,8 +976,23 @@ at_samples_encode(const int64_t *ts, const double *v, int32_t n, unsigned char *
 	if (n > 1)
 		p = encode_times(ts, n, p, &tenc);
 	tend = p;
-	k = find_scale(v, n);
-	if (k < 0 || (p = encode_ints(v, n, k, tend)) == NULL)
+	k = force_raw ? -1 : find_scale(v, n);
+	cs.ok = n >= SMALL_BLOCK;
+	if (cs.ok)
+		memset(cs.c, 0, sizeof cs.c);
+	if (k >= 0 && (p = encode_ints(v, n, k, tend, &cs)) != NULL)
+	{
+		/* few distinct integers: their counts go between times and values */
+		unsigned char cbuf[2 + AT_SAMPLES_COUNTS_MAX * 15];
+
+		if (cs.ok && (csize = put_counts(&cs, cbuf)) > 0)
+		{
+			memmove(tend + csize, tend, (size_t) (p - tend));
+			memcpy(tend, cbuf, csize);
+			p += csize;
+		}
+	}
+	else
 	{
 		k = -1;
 		venc = AT_SAMPLES_V_RAW;
@@ -914,7 +1010,7 @@ at_samples_encode(const int64_t *ts, const double *v, int32_t n, unsigned char *
 	st64(out + 24, d2u(mn));
 	st64(out + 32, d2u(mx));
 	st32(out + 40, (uint32_t) (tend - out - AT_SAMPLES_HEADER));
-	st32(out + 44, 0);
+	st32(out + 44, (uint32_t) csize);
 	return (size_t) (p - out);
 }
 
@@ -998,9 +1094,53 @@ check_times(const unsigned char *p, const unsigned char *end, int enc, int32_t n
 	return NULL;
 }
 
+/*
+ * The value counts section p..end into cm/cc (room for
+ * AT_SAMPLES_COUNTS_MAX); *k their number.  NULL or a message.
+ */
+static const char *
+check_counts(const unsigned char *p, const unsigned char *end, int32_t n, int64_t *cm, int64_t *cc, int *k)
+{
+	uint64_t	x,
+				total = 0;
+
+	if ((p = check_varint(p, end, &x)) == NULL || x < 1 || x > AT_SAMPLES_COUNTS_MAX)
+		return "the value counts section is cut short or counts too many values";
+	*k = (int) x;
+	for (int i = 0; i < *k; i++)
+	{
+		uint64_t	d,
+					c;
+
+		if ((p = check_varint(p, end, &d)) == NULL || (p = check_varint(p, end, &c)) == NULL)
+			return "the value counts section is cut short or holds a bad varint";
+		if (i == 0)
+		{
+			if (unzz(d) + (M_LIMIT - 1) > 2 * M_LIMIT - 2)
+				return "a counted value is not below 2^53 in magnitude";
+			cm[0] = u2i(unzz(d));
+		}
+		else
+		{
+			if (d >= 2 * M_LIMIT || (uint64_t) cm[i - 1] + d + 1 + (M_LIMIT - 1) > 2 * M_LIMIT - 2)
+				return "a counted value is not below 2^53 in magnitude";
+			cm[i] = cm[i - 1] + (int64_t) d + 1;
+		}
+		if (c >= (uint64_t) n)
+			return "a value count exceeds the number of samples";
+		cc[i] = (int64_t) c + 1;
+		total += c + 1;
+	}
+	if (p != end)
+		return "trailing bytes in the value counts section";
+	if (total != (uint64_t) n)
+		return "the value counts do not add up to the number of samples";
+	return NULL;
+}
+
 static const char *
 check_values(const unsigned char *p, const unsigned char *end, int scale, int32_t n, double hmin,
-			 double hmax)
+			 double hmax, const int64_t *cm, int64_t *cc, int k)
 {
 	double		mn,
 				mx;
@@ -1037,6 +1177,24 @@ check_values(const unsigned char *p, const unsigned char *end, int scale, int32_
 			if ((p = chunk_check(p, end, cnt, &c)) == NULL)
 				return "a value chunk is cut short or holds a bad varint or width";
 			chunk_ints(&c, cnt, end, m);
+			/* each integer takes one off its count (binary search) */
+			for (int i = 0; i < cnt && k > 0; i++)
+			{
+				int			lo = 0,
+							hi = k - 1;
+
+				while (lo < hi)
+				{
+					int			mid = (lo + hi) / 2;
+
+					if (cm[mid] < m[i])
+						lo = mid + 1;
+					else
+						hi = mid;
+				}
+				if (cm[lo] != m[i] || cc[lo]-- == 0)
+					return "the value counts do not match the values";
+			}
 			for (int i = 0; i < cnt; i++)
 			{
 				bad |= (uint64_t) m[i] + (M_LIMIT - 1) > 2 * M_LIMIT - 2;
@@ -1065,8 +1223,12 @@ at_samples_check(const unsigned char *buf, size_t len, at_samples_info *info)
 	int			tenc,
 				venc;
 	uint32_t	n,
-				tsize;
+				tsize,
+				csize;
 	const char *msg;
+	int64_t		cm[AT_SAMPLES_COUNTS_MAX],
+				cc[AT_SAMPLES_COUNTS_MAX];
+	int			k = 0;
 
 	if (len < AT_SAMPLES_HEADER)
 		return "value is shorter than the header";
@@ -1080,7 +1242,7 @@ at_samples_check(const unsigned char *buf, size_t len, at_samples_info *info)
 		return "scale out of range";
 	if ((buf[2] == 0) != (venc == AT_SAMPLES_V_RAW))
 		return "the scale does not match the value encoding";
-	if (buf[3] != 0 || ld32(buf + 44) != 0)
+	if (buf[3] != 0)
 		return "reserved header bytes are not zero";
 	n = ld32(buf + 4);
 	if (n < 1 || n > AT_SAMPLES_MAX)
@@ -1088,11 +1250,22 @@ at_samples_check(const unsigned char *buf, size_t len, at_samples_info *info)
 	tsize = ld32(buf + 40);
 	if (tsize > len - AT_SAMPLES_HEADER)
 		return "the time section runs past the end";
+	csize = ld32(buf + 44);
+	if (csize > len - AT_SAMPLES_HEADER - tsize)
+		return "the value counts section runs past the end";
+	if (csize > 0 && venc != AT_SAMPLES_V_INTS)
+		return "raw values cannot have a value counts section";
 	at_samples_info_read(buf, &h);
 	msg = check_times(buf + AT_SAMPLES_HEADER, buf + AT_SAMPLES_HEADER + tsize, tenc, h.n, ld64(buf + 8),
 					  ld64(buf + 16));
+	if (msg == NULL && csize > 0)
+		msg = check_counts(buf + AT_SAMPLES_HEADER + tsize, buf + AT_SAMPLES_HEADER + tsize + csize, h.n, cm, cc, &k);
 	if (msg == NULL)
-		msg = check_values(buf + AT_SAMPLES_HEADER + tsize, buf + len, h.scale, h.n, h.min, h.max);
+		msg = check_values(buf + AT_SAMPLES_HEADER + tsize + csize, buf + len, h.scale, h.n, h.min, h.max, cm, cc, k);
+	/* every count used up: the counts are the values' */
+	for (int i = 0; msg == NULL && i < k; i++)
+		if (cc[i] != 0)
+			msg = "the value counts do not match the values";
 	if (msg == NULL && info != NULL)
 		*info = h;
 	return msg;
@@ -1213,7 +1386,7 @@ at_samples_decode(const unsigned char *buf, size_t len, int64_t *ts, double *v)
 		tdec		t;
 
 		tdec_init(&t, buf);
-		tdec_run(&t, vs, ts, n);
+		tdec_run(&t, time_end(buf), ts, n);
 	}
 	if (v == NULL)
 		return;
@@ -1332,7 +1505,7 @@ at_samples_slice(const unsigned char *buf, size_t len, int64_t from, int64_t to,
 		int			cnt = info.n - base < AT_SAMPLES_CHUNK ? (int) (info.n - base) : AT_SAMPLES_CHUNK,
 					k;
 
-		tdec_run(&t, vs, tbuf, cnt);
+		tdec_run(&t, time_end(buf), tbuf, cnt);
 		for (k = 0; k < cnt && tbuf[k] < to; k++)
 			if (tbuf[k] >= from)
 			{
@@ -1369,7 +1542,7 @@ at_samples_slice(const unsigned char *buf, size_t len, int64_t from, int64_t to,
 		}
 	}
 	*nout = m;
-	return at_samples_encode(sts, sv, m, out);
+	return encode_impl(sts, sv, m, out, m < SMALL_BLOCK);
 }
 
 /* ---- the exact sum ---- */
@@ -1750,4 +1923,25 @@ at_samples_parse(const char *s, size_t slen, unsigned char *out, size_t *outlen,
 	*outlen = nbytes;
 	*pos = k;
 	return at_samples_check(out, nbytes, NULL);
+}
+
+/* ---- the value counts ---- */
+
+int
+at_samples_counts(const unsigned char *buf, int64_t *m, int64_t *count)
+{
+	const unsigned char *p = time_end(buf);
+	int			k;
+
+	if (ld32(buf + 44) == 0)
+		return 0;
+	k = (int) get_varint(&p);
+	for (int i = 0; i < k; i++)
+	{
+		uint64_t	d = get_varint(&p);
+
+		m[i] = i == 0 ? u2i(unzz(d)) : m[i - 1] + (int64_t) d + 1;
+		count[i] = (int64_t) get_varint(&p) + 1;
+	}
+	return k;
 }

@@ -25,8 +25,9 @@
  * fields after a fixed 48-byte header:
  *   byte 0 AT_SAMPLES_VERSION, byte 1 flags (time and value encodings),
  *   byte 2 scale + 1 (0: raw doubles), byte 3 zero, u32 n, i64 first ts,
- *   i64 last ts, f64 min, f64 max, u32 bytes of the time section, u32 zero;
- *   then the time section, then the value section to the end.
+ *   i64 last ts, f64 min, f64 max, u32 bytes of the time section, u32 bytes
+ *   of the value counts section (0: none); then the time section, the value
+ *   counts (below), and the value section to the end.
  *
  * Time section (n >= 2; empty for n = 1), varints are LEB128, zz() zigzag:
  *   AT_SAMPLES_T_REGULAR  varint s; times are first + i*s
@@ -159,6 +160,19 @@ extern size_t at_samples_slice(const unsigned char *buf, size_t len, int64_t fro
  * suffice): 0, or -1 for a block of raw doubles (the caller sums those).
  */
 extern int	at_samples_sum_text(const unsigned char *buf, size_t len, char *out, size_t outlen);
+
+/*
+ * A block whose integers take at most AT_SAMPLES_COUNTS_MAX distinct values
+ * in a narrow range (GPU_UTIL's 0..100) also stores how many samples hold
+ * each, between the time and the value sections (bytes 44..47: its size,
+ * 0 when absent): an aggregate over a whole block reads these instead of
+ * decoding every sample.  The checker requires them to match the values.
+ * at_samples_counts writes the integers (increasing) and their counts
+ * into m and count (room for AT_SAMPLES_COUNTS_MAX) and returns how many,
+ * 0 when the block has no counts.
+ */
+#define AT_SAMPLES_COUNTS_MAX 256
+extern int	at_samples_counts(const unsigned char *buf, int64_t *m, int64_t *count);
 
 /* ---- runs of samples in memory (loading and merging) ---- */
 

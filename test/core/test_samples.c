@@ -304,7 +304,40 @@ test_values(void)
 	for (int i = 0; i < N; i++)
 		v[i] = 0.0;
 	len = roundtrip("all zero", ts, v, N, 0);
-	CHECK(len == 48 + 4 + 45 * 2, "all zero: %zu bytes (header, 4-byte step, 45 two-byte constant chunks)", len);
+	CHECK(len == 48 + 4 + 4 + 45 * 2,
+		  "all zero: %zu bytes (header, 4-byte step, 4 bytes of counts, 45 two-byte constant chunks)", len);
+	{
+		/* the counts: one value, 0, N times */
+		unsigned char *b = malloc(at_samples_encode_bound(N));
+		int64_t		cm[AT_SAMPLES_COUNTS_MAX],
+					cc[AT_SAMPLES_COUNTS_MAX];
+		size_t		blen = at_samples_encode(ts, v, N, b);
+		int			k = at_samples_counts(b, cm, cc);
+
+		CHECK(k == 1 && cm[0] == 0 && cc[0] == N, "all zero: counts say %d value(s), 0 x %d", k, N);
+		/* a count that does not match the values is refused */
+		b[48 + 4 + 3]++;
+		CHECK(at_samples_check(b, blen, NULL) != NULL, "all zero: a changed count is refused");
+		for (int i = 0; i < N; i++)
+			v[i] = i % 101;
+		blen = at_samples_encode(ts, v, N, b);
+		k = at_samples_counts(b, cm, cc);
+		CHECK(k == 101 && cm[0] == 0 && cm[100] == 100 && cc[0] == (N + 100) / 101 && at_samples_check(b, blen, NULL) == NULL,
+			  "0..100: counts of 101 values, the block checks");
+		for (int i = 0; i < N; i++)
+			v[i] = i % 300;
+		blen = at_samples_encode(ts, v, N, b);
+		CHECK(at_samples_counts(b, cm, cc) == 0 && at_samples_check(b, blen, NULL) == NULL,
+			  "300 distinct values: no counts, the block checks");
+		for (int i = 0; i < N; i++)
+			v[i] = i % 2 ? 5000 : 0;
+		blen = at_samples_encode(ts, v, N, b);
+		CHECK(at_samples_counts(b, cm, cc) == 0 && at_samples_check(b, blen, NULL) == NULL,
+			  "a range wider than the counting window: no counts");
+		free(b);
+		for (int i = 0; i < N; i++)
+			v[i] = 0.0;
+	}
 	for (int i = 0; i < N; i++)
 		v[i] = i % 2 ? 1e300 : -1e300;
 	roundtrip("huge", ts, v, N, -1);

@@ -168,6 +168,26 @@ exercise(const unsigned char *b, size_t len, const at_samples_info *info)
 			at += got;
 		}
 		FUZZ_CHECK(at == n, "iter_next_scaled gave %d of %d", at, n);
+		{
+			/* the value counts, when present, are the integers' */
+			static int64_t km[AT_SAMPLES_COUNTS_MAX],
+						kc[AT_SAMPLES_COUNTS_MAX];
+			int			k = at_samples_counts(b, km, kc);
+			int64_t		total = 0;
+
+			for (int i = 0; i < k; i++)
+			{
+				int64_t		seen = 0;
+
+				FUZZ_CHECK(i == 0 || km[i] > km[i - 1], "counted values not increasing at %d", i);
+				for (int j = 0; j < n; j++)
+					seen += m[j] == km[i];
+				FUZZ_CHECK(seen == kc[i], "value %lld counted %lld times, present %lld", (long long) km[i],
+						   (long long) kc[i], (long long) seen);
+				total += kc[i];
+			}
+			FUZZ_CHECK(k == 0 || total == n, "counts add up to %lld of %d", (long long) total, n);
+		}
 		ref_sum(m, n, info->scale, ref);
 		FUZZ_CHECK(at_samples_sum_text(b, len, sum, sizeof(sum)) == 0 && strcmp(sum, ref) == 0,
 				   "sum %s, reference %s", sum, ref);

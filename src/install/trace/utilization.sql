@@ -1,9 +1,8 @@
 -- Utilization samples: wide files streamed into compressed per-series
 -- blocks (src/utilization_load.c), one row per metric, cluster, series and
--- UTC day, with the block's summaries beside it.  parallel_workers: the heap
--- is small (the samples are in TOAST), so the size rule would never plan
--- workers for scans that decode millions of samples; max_parallel_workers_per_gather
--- still caps them.
+-- UTC day, with the block's summaries beside it.  toast_tuple_target: a
+-- row of up to a page stays in the heap (a day of GPU_UTIL is about 4 kB),
+-- since fetching a block from TOAST costs more than decoding it.
 
 CREATE TABLE acmetrace.utilization_blocks (
     metric   text NOT NULL,
@@ -18,7 +17,7 @@ CREATE TABLE acmetrace.utilization_blocks (
     last_ts  timestamptz NOT NULL,
     samples  acmetrace.samples NOT NULL,
     PRIMARY KEY (metric, cluster, day, series)
-) WITH (parallel_workers = 8);
+) WITH (toast_tuple_target = 8160);
 COMMENT ON TABLE acmetrace.utilization_blocks IS
   'Utilization samples, one row per metric, cluster, UTC day and series (server, GPU, or Philly machine/GPU): the day''s samples compressed (acmetrace.samples) and their count, min, max, exact sum and first and last time. The key stores each sample once.';
 SELECT pg_catalog.pg_extension_config_dump('acmetrace.utilization_blocks', '');
