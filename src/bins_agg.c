@@ -576,13 +576,50 @@ add_samples(BinsEO *eo, Datum d)
 {
 	at_bins    *h = &eo->h;
 	size_t		len;
-	const unsigned char *b = samples_bytes(d, &len);
+	const unsigned char *b;
 	at_samples_info info;
 	at_samples_iter it;
 	const int32 *table = NULL;
 	int			k,
 				constant;
+	int32		wn,
+				wscale;
+	const double *wv;
+	const int64 *wm;
 
+	/* a window from samples_between: its decoded arrays */
+	if (samples_window_arrays(d, &wn, &wv, &wm, &wscale))
+	{
+		if (wm != NULL && wn > 0)
+		{
+			int64		lo = wm[0],
+						hi = wm[0];
+
+			for (int32 i = 1; i < wn; i++)
+			{
+				lo = Min(lo, wm[i]);
+				hi = Max(hi, wm[i]);
+			}
+			table = slot_table(eo, wscale, lo, hi);
+			if (table != NULL)
+			{
+				int64		tlo = eo->slot_lo;
+
+				for (int32 i = 0; i < wn; i++)
+					h->counts[table[wm[i] - tlo]]++;
+				h->n += wn;
+				return;
+			}
+		}
+		if (wv != NULL)
+		{
+			for (int32 i = 0; i < wn; i++)
+				at_bins_add(h, wv[i], 0);
+			return;
+		}
+		/* else: integers over too wide a range, read as a block below */
+	}
+	b = samples_bytes(d, &len);
 	at_samples_info_read(b, &info);
 	if (info.scale >= 0)
 	{

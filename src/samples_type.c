@@ -48,7 +48,9 @@ typedef struct SamplesEO
 {
 	ExpandedObjectHeader hdr;
 	int64	   *ts;
-	double	   *v;
+	double	   *v;				/* NULL while only m is filled (a window) */
+	int64	   *m;				/* a window of a scaled block: value = m / 10^scale */
+	int32		scale;
 	int32		n;
 	int32		cap;
 	bool		sorted;			/* strictly increasing times so far */
@@ -65,6 +67,15 @@ eo_encode(SamplesEO *eo)
 
 	if (eo->flat != NULL)
 		return;
+	if (eo->v == NULL)
+	{
+		static const double p10[AT_SAMPLES_MAX_SCALE + 1] = {1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7,
+		1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15};
+
+		eo->v = MemoryContextAlloc(eo->hdr.eoh_context, sizeof(double) * Max(eo->n, 1));
+		for (int32 i = 0; i < eo->n; i++)
+			eo->v[i] = (double) eo->m[i] / p10[eo->scale];
+	}
 	if (!eo->sorted)
 	{
 		if (at_samples_sort_dedup(eo->ts, eo->v, &eo->n, &dups, &c) != 0)
@@ -170,6 +181,20 @@ eo_new(FunctionCallInfo fcinfo, const char *fn)
 }
 
 /* ---- shared helpers ---- */
+
+bool
+samples_window_arrays(Datum d, int32 *n, const double **v, const int64 **m, int32 *scale)
+{
+	SamplesEO  *eo = eo_of(d);
+
+	if (eo == NULL || (eo->m == NULL && eo->v == NULL) || !eo->sorted)
+		return false;
+	*n = eo->n;
+	*v = eo->v;
+	*m = eo->m;
+	*scale = eo->scale;
+	return true;
+}
 
 const unsigned char *
 samples_bytes(Datum d, size_t *len)
@@ -395,9 +420,7 @@ acmetrace_samples_between(PG_FUNCTION_ARGS)
 	TimestampTz from = PG_GETARG_TIMESTAMPTZ(1);
 	TimestampTz to = PG_GETARG_TIMESTAMPTZ(2);
 	at_samples_info info;
-	struct varlena *out;
 	int32		n = 0;
-	size_t		olen;
 
 	at_samples_info_read(b, &info);
 	if (from <= info.first_ts && to > info.last_ts)
@@ -405,35 +428,36 @@ acmetrace_samples_between(PG_FUNCTION_ARGS)
 	if (from > info.last_ts || to <= info.first_ts || from >= to)
 		PG_RETURN_NULL();
 	/*
-	 * The slice needs room for a whole block (it stages the window's samples
-	 * there): a buffer kept across calls in fn_extra, not a fresh 34-bytes-a-
-	 * sample allocation per block; the result is a copy of what it wrote.
+	 * The window decoded into an expanded samples value: an aggregate reads
+	 * its arrays directly (bins over scaled integers by table), and it is
+	 * encoded only if it is stored or printed.
 	 */
 	{
-		size_t		need = at_samples_encode_bound(info.n);
-		struct
-		{
-			size_t		cap;
-			unsigned char *buf;
-		}		   *scratch = fcinfo->flinfo->fn_extra;
+		SamplesEO  *eo = at_eo_new(CurrentMemoryContext, &samples_methods, sizeof(SamplesEO),
+								   "acmetrace samples window");
+		MemoryContext ecxt = eo->hdr.eoh_context;
 
-		if (scratch == NULL)
-			fcinfo->flinfo->fn_extra = scratch = MemoryContextAllocZero(fcinfo->flinfo->fn_mcxt, sizeof *scratch);
-		if (scratch->cap < need)
+		eo->sorted = true;
+		eo->scale = info.scale;
+		eo->ts = MemoryContextAlloc(ecxt, sizeof(int64) * info.n);
+		if (info.scale >= 0)
 		{
-			if (scratch->buf)
-				pfree(scratch->buf);
-			scratch->buf = MemoryContextAllocHuge(fcinfo->flinfo->fn_mcxt, need);
-			scratch->cap = need;
+			eo->m = MemoryContextAlloc(ecxt, sizeof(int64) * info.n);
+			n = at_samples_window(b, len, from, to, eo->ts, NULL, eo->m);
 		}
-		olen = at_samples_slice(b, len, from, to, scratch->buf, &n);
+		else
+		{
+			eo->v = MemoryContextAlloc(ecxt, sizeof(double) * info.n);
+			n = at_samples_window(b, len, from, to, eo->ts, eo->v, NULL);
+		}
 		if (n == 0)
+		{
+			MemoryContextDelete(ecxt);
 			PG_RETURN_NULL();
-		out = palloc(VARHDRSZ + olen);
-		SET_VARSIZE(out, VARHDRSZ + olen);
-		memcpy(VARDATA(out), scratch->buf, olen);
+		}
+		eo->n = eo->cap = n;
+		PG_RETURN_DATUM(EOHPGetRODatum(&eo->hdr));
 	}
-	PG_RETURN_POINTER(out);
 }
 
 /* _samples_sum(samples) -> numeric: the summary the loader stores */

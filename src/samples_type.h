@@ -23,6 +23,14 @@
  */
 extern const unsigned char *samples_bytes(Datum d, size_t *len);
 
+/*
+ * The arrays of an expanded samples value (a samples_between window, or a
+ * samples_agg state): n values as doubles (v) or, for a window of a scaled
+ * block, as integers m (value = m / 10^scale, v NULL).  false for any other
+ * datum.
+ */
+extern bool samples_window_arrays(Datum d, int32 *n, const double **v, const int64 **m, int32 *scale);
+
 /* A new samples varlena of the n samples (ts strictly increasing, finite v). */
 extern Datum samples_make(const int64 *ts, const double *v, int32 n);
 

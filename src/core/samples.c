@@ -1470,6 +1470,76 @@ at_samples_iter_next_scaled(at_samples_iter *it, int64_t *m, int *constant)
 
 /* ---- slices ---- */
 
+int32_t
+at_samples_window(const unsigned char *buf, size_t len, int64_t from, int64_t to,
+				  int64_t *ts, double *v, int64_t *mout)
+{
+	at_samples_info info;
+	const unsigned char *vs = value_section(buf),
+			   *end = buf + len;
+	int64_t		tbuf[AT_SAMPLES_CHUNK];
+	int32_t		i0 = -1,
+				m = 0;
+	tdec		t;
+
+	at_samples_info_read(buf, &info);
+	if (from >= to || to <= info.first_ts || from > info.last_ts)
+		return 0;
+	tdec_init(&t, buf);
+	for (int32_t base = 0; base < info.n; base += AT_SAMPLES_CHUNK)
+	{
+		int			cnt = info.n - base < AT_SAMPLES_CHUNK ? (int) (info.n - base) : AT_SAMPLES_CHUNK,
+					k;
+
+		tdec_run(&t, time_end(buf), tbuf, cnt);
+		for (k = 0; k < cnt && tbuf[k] < to; k++)
+			if (tbuf[k] >= from)
+			{
+				if (i0 < 0)
+					i0 = base + k;
+				ts[m++] = tbuf[k];
+			}
+		if (k < cnt)
+			break;
+	}
+	if (m == 0)
+		return 0;
+	if (info.scale < 0)
+	{
+		raw_values(vs + 8 * (size_t) i0, m, v);
+		return m;
+	}
+	/* only the chunks overlapping [i0, i0 + m) are decoded */
+	for (int32_t base = 0; base < i0 + m; base += AT_SAMPLES_CHUNK)
+	{
+		int			cnt = info.n - base < AT_SAMPLES_CHUNK ? (int) (info.n - base) : AT_SAMPLES_CHUNK;
+		chunk		c;
+		int32_t		a,
+					b;
+
+		vs = chunk_read(vs, cnt, &c);
+		if (base + cnt <= i0)
+			continue;
+		a = i0 > base ? i0 - base : 0;
+		b = i0 + m < base + cnt ? i0 + m - base : cnt;
+		if (mout != NULL)
+		{
+			int64_t		mbuf[AT_SAMPLES_CHUNK];
+
+			chunk_ints(&c, cnt, end, mbuf);
+			memcpy(mout + (base + a - i0), mbuf + a, sizeof(int64_t) * (size_t) (b - a));
+		}
+		else
+		{
+			double		vbuf[AT_SAMPLES_CHUNK];
+
+			chunk_doubles(&c, cnt, end, vbuf, info.scale);
+			memcpy(v + (base + a - i0), vbuf + a, sizeof(double) * (size_t) (b - a));
+		}
+	}
+	return m;
+}
+
 size_t
 at_samples_slice(const unsigned char *buf, size_t len, int64_t from, int64_t to, unsigned char *out,
 				 int32_t *nout)

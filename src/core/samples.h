@@ -155,6 +155,16 @@ extern size_t at_samples_slice(const unsigned char *buf, size_t len, int64_t fro
 							   unsigned char *out, int32_t *nout);
 
 /*
+ * The samples of a checked block with from <= ts < to, decoded: times into
+ * ts, and either the values into v or, when mout is not NULL (only for a
+ * block with scale >= 0), their integers into mout (value = m / 10^scale);
+ * each array with room for info.n.  Returns their count.  Chunks wholly
+ * outside the window are not decoded.
+ */
+extern int32_t at_samples_window(const unsigned char *buf, size_t len, int64_t from, int64_t to,
+								 int64_t *ts, double *v, int64_t *mout);
+
+/*
  * The exact sum of a checked block's values as decimal text ("-1234.567",
  * scale digits after the point, no exponent) into out[outlen] (64 bytes
  * suffice): 0, or -1 for a block of raw doubles (the caller sums those).

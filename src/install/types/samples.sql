@@ -75,18 +75,19 @@ COMMENT ON AGGREGATE acmetrace.samples_agg(timestamptz, double precision) IS
   'The rows'' samples as one samples value, in time order. Rows with a NULL time or value, or a NaN value, are left out; a time given twice with the same value is kept once, with two different values it is an error; at most 16,777,216 samples (group by series and day). No rows give NULL.';
 
 -- The value aggregates over blocks: the same states, the same answers as
--- over the block's values one by one.  COST: a call decodes a whole block
--- (a day is 5,760 samples), which the planner must weigh to go parallel.
+-- over the block's values one by one.  COST: a call reads a whole block (a
+-- day is 5,760 samples, or its value counts): enough for the planner to
+-- use workers on a month of blocks, not on a day's 2,288.
 CREATE FUNCTION acmetrace._bins_samples_trans(acmetrace.bins_state, acmetrace.samples, double precision, double precision, integer)
-RETURNS acmetrace.bins_state AS 'MODULE_PATHNAME', 'acmetrace_bins_samples_trans' LANGUAGE C IMMUTABLE PARALLEL SAFE COST 2000;
+RETURNS acmetrace.bins_state AS 'MODULE_PATHNAME', 'acmetrace_bins_samples_trans' LANGUAGE C IMMUTABLE PARALLEL SAFE COST 200;
 CREATE FUNCTION acmetrace._bins_at_samples_trans(acmetrace.bins_state, acmetrace.samples, double precision[])
-RETURNS acmetrace.bins_state AS 'MODULE_PATHNAME', 'acmetrace_bins_at_samples_trans' LANGUAGE C IMMUTABLE PARALLEL SAFE COST 2000;
+RETURNS acmetrace.bins_state AS 'MODULE_PATHNAME', 'acmetrace_bins_at_samples_trans' LANGUAGE C IMMUTABLE PARALLEL SAFE COST 200;
 CREATE FUNCTION acmetrace._bins_cdf_samples_trans(acmetrace.bins_state, acmetrace.samples, double precision[])
-RETURNS acmetrace.bins_state AS 'MODULE_PATHNAME', 'acmetrace_cdf_samples_trans' LANGUAGE C IMMUTABLE PARALLEL SAFE COST 2000;
+RETURNS acmetrace.bins_state AS 'MODULE_PATHNAME', 'acmetrace_cdf_samples_trans' LANGUAGE C IMMUTABLE PARALLEL SAFE COST 200;
 CREATE FUNCTION acmetrace._sketch_samples_trans(acmetrace.delay_sketch, acmetrace.samples)
-RETURNS acmetrace.delay_sketch AS 'MODULE_PATHNAME', 'acmetrace_sketch_samples_trans' LANGUAGE C IMMUTABLE PARALLEL SAFE COST 2000;
+RETURNS acmetrace.delay_sketch AS 'MODULE_PATHNAME', 'acmetrace_sketch_samples_trans' LANGUAGE C IMMUTABLE PARALLEL SAFE COST 200;
 CREATE FUNCTION acmetrace._sketch_samples_trans(acmetrace.delay_sketch, acmetrace.samples, double precision)
-RETURNS acmetrace.delay_sketch AS 'MODULE_PATHNAME', 'acmetrace_sketch_samples_trans' LANGUAGE C IMMUTABLE PARALLEL SAFE COST 2000;
+RETURNS acmetrace.delay_sketch AS 'MODULE_PATHNAME', 'acmetrace_sketch_samples_trans' LANGUAGE C IMMUTABLE PARALLEL SAFE COST 200;
 
 CREATE AGGREGATE acmetrace.bins(s acmetrace.samples, lo double precision, hi double precision, nbins integer) (
     SFUNC = acmetrace._bins_samples_trans, STYPE = acmetrace.bins_state, FINALFUNC = acmetrace._bins_final,
