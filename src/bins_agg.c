@@ -525,6 +525,10 @@ slot_of_value(const at_bins *h, double v)
 
 #define SLOT_TABLE_MAX (1 << 20)
 
+/* 10^k, exact: a block's value is (double) m / p10[k], as the core decodes it */
+static const double p10[AT_SAMPLES_MAX_SCALE + 1] = {1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7,
+	1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15};
+
 /*
  * The slot table covering the integers of a block (scale, [mlo, mhi]), or
  * NULL when it would be too big.  Each entry is the slot of (double) m /
@@ -535,8 +539,6 @@ slot_of_value(const at_bins *h, double v)
 static const int32 *
 slot_table(BinsEO *eo, int32 scale, int64 mlo, int64 mhi)
 {
-	static const double pow10[AT_SAMPLES_MAX_SCALE + 1] = {1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7,
-	1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15};
 	int64		lo,
 				hi;
 
@@ -558,7 +560,7 @@ slot_table(BinsEO *eo, int32 scale, int64 mlo, int64 mhi)
 		pfree(eo->slot_of);
 	eo->slot_of = MemoryContextAlloc(eo->hdr.eoh_context, sizeof(int32) * (hi - lo + 1));
 	for (int64 m = lo; m <= hi; m++)
-		eo->slot_of[m - lo] = slot_of_value(&eo->h, (double) m / pow10[scale]);
+		eo->slot_of[m - lo] = slot_of_value(&eo->h, (double) m / p10[scale]);
 	eo->slot_lo = lo;
 	eo->slot_n = (int32) (hi - lo + 1);
 	eo->slot_scale = scale;
@@ -627,8 +629,6 @@ add_samples(BinsEO *eo, Datum d)
 		int64		cm[AT_SAMPLES_COUNTS_MAX],
 					cc[AT_SAMPLES_COUNTS_MAX];
 		int			nc = at_samples_counts(b, cm, cc);
-		static const double p10[AT_SAMPLES_MAX_SCALE + 1] = {1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7,
-		1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15};
 
 		if (nc > 0)
 		{
@@ -641,11 +641,9 @@ add_samples(BinsEO *eo, Datum d)
 	at_samples_iter_init(&it, b, len);
 	if (info.scale >= 0)
 	{
-		static const double pow10[AT_SAMPLES_MAX_SCALE + 1] = {1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7,
-		1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15};
 		/* (one more each side: min * 10^k may round to the next integer) */
-		int64		mlo = llround(info.min * pow10[info.scale]) - 1;
-		int64		mhi = llround(info.max * pow10[info.scale]) + 1;
+		int64		mlo = llround(info.min * p10[info.scale]) - 1;
+		int64		mhi = llround(info.max * p10[info.scale]) + 1;
 
 		table = slot_table(eo, info.scale, mlo, mhi);
 	}

@@ -474,6 +474,8 @@ acmetrace_samples_sum(PG_FUNCTION_ARGS)
 
 /* ---- samples_agg(ts, value) ---- */
 
+static void eo_append_datum(SamplesEO *eo, Datum d);
+
 /*
  * (state samples, ts timestamptz, value float8): NULL times or values and
  * NaN values are skipped (no measurement); infinities are refused.
@@ -506,19 +508,7 @@ acmetrace_samples_trans(PG_FUNCTION_ARGS)
 	{
 		eo = eo_new(fcinfo, "samples_agg");
 		if (!PG_ARGISNULL(0))
-		{
-			size_t		len;
-			const unsigned char *b = samples_bytes(PG_GETARG_DATUM(0), &len);
-			at_samples_info info;
-			int64	   *t2;
-			double	   *v2;
-
-			at_samples_info_read(b, &info);
-			t2 = palloc(sizeof(int64) * info.n);
-			v2 = palloc(sizeof(double) * info.n);
-			at_samples_decode(b, len, t2, v2);
-			eo_append(eo, t2, v2, info.n);
-		}
+			eo_append_datum(eo, PG_GETARG_DATUM(0));
 	}
 	eo_append(eo, &ts, &v, 1);
 	PG_RETURN_DATUM(EOHPGetRWDatum(&eo->hdr));

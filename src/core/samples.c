@@ -1545,20 +1545,13 @@ at_samples_slice(const unsigned char *buf, size_t len, int64_t from, int64_t to,
 				 int32_t *nout)
 {
 	at_samples_info info;
-	const unsigned char *vs = value_section(buf),
-			   *end = buf + len;
 	unsigned char *stage;
-	int64_t    *sts,
-				tbuf[AT_SAMPLES_CHUNK];
+	int64_t    *sts;
 	double	   *sv;
-	int32_t		i0 = -1,
-				m = 0;
-	tdec		t;
+	int32_t		m;
 
 	at_samples_info_read(buf, &info);
 	*nout = 0;
-	if (from >= to || to <= info.first_ts || from > info.last_ts)
-		return 0;
 
 	/*
 	 * The window's samples are staged at the end of out, 8-aligned, past
@@ -1568,49 +1561,9 @@ at_samples_slice(const unsigned char *buf, size_t len, int64_t from, int64_t to,
 	stage += (8 - ((uintptr_t) stage & 7)) & 7;
 	sts = (int64_t *) (void *) stage;
 	sv = (double *) (void *) (stage + 8 * (size_t) info.n);
-
-	tdec_init(&t, buf);
-	for (int32_t base = 0; base < info.n; base += AT_SAMPLES_CHUNK)
-	{
-		int			cnt = info.n - base < AT_SAMPLES_CHUNK ? (int) (info.n - base) : AT_SAMPLES_CHUNK,
-					k;
-
-		tdec_run(&t, time_end(buf), tbuf, cnt);
-		for (k = 0; k < cnt && tbuf[k] < to; k++)
-			if (tbuf[k] >= from)
-			{
-				if (i0 < 0)
-					i0 = base + k;
-				sts[m++] = tbuf[k];
-			}
-		if (k < cnt)
-			break;
-	}
+	m = at_samples_window(buf, len, from, to, sts, sv, NULL);
 	if (m == 0)
 		return 0;
-
-	if (info.scale < 0)
-		raw_values(vs + 8 * (size_t) i0, m, sv);
-	else
-	{
-		/* only the chunks overlapping [i0, i0 + m) are decoded */
-		for (int32_t base = 0; base < i0 + m; base += AT_SAMPLES_CHUNK)
-		{
-			int			cnt = info.n - base < AT_SAMPLES_CHUNK ? (int) (info.n - base) : AT_SAMPLES_CHUNK;
-			chunk		c;
-			double		vbuf[AT_SAMPLES_CHUNK];
-			int32_t		a,
-						b;
-
-			vs = chunk_read(vs, cnt, &c);
-			if (base + cnt <= i0)
-				continue;
-			a = i0 > base ? i0 - base : 0;
-			b = i0 + m < base + cnt ? i0 + m - base : cnt;
-			chunk_doubles(&c, cnt, end, vbuf, info.scale);
-			memcpy(sv + (base + a - i0), vbuf + a, sizeof(double) * (size_t) (b - a));
-		}
-	}
 	*nout = m;
 	return encode_impl(sts, sv, m, out, m < SMALL_BLOCK);
 }
