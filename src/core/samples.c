@@ -454,6 +454,50 @@ tdec_init(tdec *t, const unsigned char *buf)
 		tdec_next_gap(t, end);
 }
 
+/*
+ * Regular and gap-coded times: moves t, without decoding, so that the next
+ * sample it gives is the first at or after from (or none is left).  Whole
+ * regular runs are stepped over by division, gaps one by one.
+ */
+static void
+tdec_skip(tdec *t, const unsigned char *end, int64_t from)
+{
+	if (t->i == 0)
+	{
+		if (u2i(t->cur) >= from)
+			return;
+		t->i = 1;				/* cur is sample 0's time */
+	}
+	while (t->i < t->n)
+	{
+		int32_t		limit = t->enc == AT_SAMPLES_T_GAPS ? t->gap : t->n;
+
+		if (limit > t->i)
+		{
+			/* samples i .. limit - 1 follow by s: sample i - 1 + k is at cur + k s */
+			uint64_t	need = (uint64_t) from - t->cur;	/* > 0: cur < from */
+			uint64_t	k = need / t->s + (need % t->s != 0);
+
+			if (k <= (uint64_t) (limit - t->i))
+			{
+				t->cur += (k - 1) * t->s;
+				t->i += (int32_t) k - 1;
+				return;
+			}
+			t->cur += (uint64_t) (limit - t->i) * t->s;
+			t->i = limit;
+			if (t->i >= t->n)
+				return;
+		}
+		/* sample i is the gap's, gapd after i - 1 */
+		if (u2i(t->cur + t->gapd) >= from)
+			return;
+		t->cur += t->gapd;
+		t->i++;
+		tdec_next_gap(t, end);
+	}
+}
+
 /* The next cnt (<= n - i) times into out. */
 static void
 tdec_run(tdec *t, const unsigned char *end, int64_t *out, int32_t cnt)
@@ -1486,7 +1530,9 @@ at_samples_window(const unsigned char *buf, size_t len, int64_t from, int64_t to
 	if (from >= to || to <= info.first_ts || from > info.last_ts)
 		return 0;
 	tdec_init(&t, buf);
-	for (int32_t base = 0; base < info.n; base += AT_SAMPLES_CHUNK)
+	if (t.enc != AT_SAMPLES_T_DOD && from > info.first_ts)
+		tdec_skip(&t, time_end(buf), from);
+	for (int32_t base = t.i; base < info.n; base += AT_SAMPLES_CHUNK)
 	{
 		int			cnt = info.n - base < AT_SAMPLES_CHUNK ? (int) (info.n - base) : AT_SAMPLES_CHUNK,
 					k;
