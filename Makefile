@@ -12,15 +12,25 @@ OBJS       = $(GLUE_SRCS:.c=.o) $(CORE_SRCS:.c=.o)
 
 # The install script is concatenated from these parts, in this order.
 # types/: types, aggregates and accessors usable on any table; trace/: the
-# trace warehouse (tables, loaders, analyses, views) built on them.
-INSTALL_TYPES = version sketch occupancy bins samples unpivot
-INSTALL_TRACE = tables load philly export audit state_breakdown generate \
-                utilization analyses failures compare views
+# trace warehouse's tables (what holds data); surface/: its functions,
+# views and triggers (loaders, analyses, views), which hold no data and
+# are dropped and created again by an update.
+INSTALL_TYPES   = version sketch occupancy bins samples unpivot
+INSTALL_TRACE   = tables load philly failures utilization
+INSTALL_SURFACE = settings checks bins occupancy clusters load philly export audit state_breakdown generate \
+                  utilization analyses failures compare views triggers
+SURFACE_PARTS = $(INSTALL_SURFACE:%=src/install/surface/%.sql)
 INSTALL_PARTS = src/install/header.sql \
                 $(INSTALL_TYPES:%=src/install/types/%.sql) \
-                $(INSTALL_TRACE:%=src/install/trace/%.sql)
-DATA_built = acmetrace--$(EXTVERSION).sql
-# The first release's install script, frozen, and the upgrade scripts
+                $(INSTALL_TRACE:%=src/install/trace/%.sql) \
+                $(SURFACE_PARTS)
+# The update from the last release: its hand-written part (types, tables,
+# data) then the surface as a fresh install creates it.  At release it is
+# frozen into upgrade/ (upgrade/README.md).
+UPDATE_FROM = 0.3.0
+UPDATE_SCRIPT = acmetrace--$(UPDATE_FROM)--$(EXTVERSION).sql
+DATA_built = acmetrace--$(EXTVERSION).sql $(UPDATE_SCRIPT)
+# The first release's install script, frozen, and the frozen upgrade scripts
 # from each release to the next (upgrade/README.md).
 DATA       = $(sort $(wildcard upgrade/acmetrace--*.sql))
 SCRIPTS    = bin/acmetrace-report
@@ -38,6 +48,9 @@ include $(PGXS)
 
 acmetrace--$(EXTVERSION).sql: $(INSTALL_PARTS) Makefile
 	cat $(INSTALL_PARTS) > $@
+
+$(UPDATE_SCRIPT): upgrade/$(UPDATE_FROM)--$(EXTVERSION).sql $(SURFACE_PARTS) Makefile
+	cat upgrade/$(UPDATE_FROM)--$(EXTVERSION).sql $(SURFACE_PARTS) > $@
 
 # Every part under src/install/ must be listed above.
 .PHONY: check-install-parts

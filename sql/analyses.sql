@@ -17,9 +17,9 @@
 --         mean 712330/3 = 237443.333; GPU time 36848 + 996 + 675233 = 713077:
 --         0.05167 -> 0.052, 0.94693 -> 0.947, 0.00140 -> 0.001
 \x on
-SELECT * FROM acmetrace.cluster_summary() WHERE id = 'helios';
+SELECT * FROM acmetrace.cluster_summary() WHERE cluster = 'helios';
 \x off
-WITH want(id, job_num, cpu_job_num, gpu_job_num, avg_run_time_gpu, avg_que_time_gpu, avg_gpu_num,
+WITH want(cluster, job_num, cpu_job_num, gpu_job_num, avg_run_time_gpu, avg_que_time_gpu, avg_gpu_num,
           med_run_time_gpu, med_que_time_gpu, med_gpu_num, max_run_time_gpu, max_gpu,
           complete_rate_gpu, cancel_rate_gpu, fail_rate_gpu,
           complete_gpu_time, cancel_gpu_time, fail_gpu_time,
@@ -27,7 +27,7 @@ WITH want(id, job_num, cpu_job_num, gpu_job_num, avg_run_time_gpu, avg_que_time_
   ('seren', 2, 0, 2, 1405, 22.5, 8, 1405, 22.5, 8, 2693, 8, 0.5, 0, 0.5, 21544, 0, 936, 0.958, 0, 0.042),
   ('kalos', 2, 0, 2, 50, 11, 64, 50, 11, 64, 82, 64, 0, 0.5, 0.5, 0, 5248, 1152, 0, 0.82, 0.18),
   ('helios', 3, 0, 3, 237443.333, 0, 2, 36848, 0, 1, 675233, 4, 0.333, 0.333, 0.333, 36848, 675233, 996, 0.052, 0.947, 0.001))
-SELECT w.id,
+SELECT w.cluster,
        (s.job_num, s.cpu_job_num, s.gpu_job_num, s.avg_run_time_gpu, s.avg_que_time_gpu, s.avg_gpu_num,
         s.med_run_time_gpu, s.med_que_time_gpu, s.med_gpu_num, s.max_run_time_gpu, s.max_gpu,
         s.complete_rate_gpu, s.cancel_rate_gpu, s.fail_rate_gpu,
@@ -41,17 +41,17 @@ SELECT w.id,
           w.complete_rate_gpu_time::float8, w.cancel_rate_gpu_time::float8, w.fail_rate_gpu_time::float8) AS as_by_hand,
        num_nulls(s.avg_run_time_cpu, s.avg_que_time_cpu, s.med_run_time_cpu, s.med_que_time_cpu,
                  s.complete_rate_cpu, s.cancel_rate_cpu, s.fail_rate_cpu) AS null_cpu_columns
-  FROM want w LEFT JOIN acmetrace.cluster_summary() s ON s.id = w.id
- ORDER BY w.id;
+  FROM want w LEFT JOIN acmetrace.cluster_summary() s ON s.cluster = w.cluster
+ ORDER BY w.cluster;
 -- Unrounded, the same file gives the exact ratios.
-SELECT id, complete_rate_gpu_time = 21544.0 / 22480 AS exact_ratio
-  FROM acmetrace.cluster_summary(NULL) WHERE id = 'seren';
+SELECT cluster, complete_rate_gpu_time = 21544.0 / 22480 AS exact_ratio
+  FROM acmetrace.cluster_summary(NULL, NULL) WHERE cluster = 'seren';
 -- Rounding is numpy's: ties go to the even digit.
-SELECT acmetrace._round_to(0.0625, 3) AS tie_down, acmetrace._round_to(0.1875, 3) AS tie_up,
-       acmetrace._round_to(2.5, 0) AS two, acmetrace._round_to(-2.5, 0) AS minus_two,
-       acmetrace._round_to(1.23456, NULL) AS unrounded;
-SELECT * FROM acmetrace.cluster_summary(-1);
-SELECT * FROM acmetrace.cluster_summary(16);
+SELECT acmetrace_internal.round_to(0.0625, 3) AS tie_down, acmetrace_internal.round_to(0.1875, 3) AS tie_up,
+       acmetrace_internal.round_to(2.5, 0) AS two, acmetrace_internal.round_to(-2.5, 0) AS minus_two,
+       acmetrace_internal.round_to(1.23456, NULL) AS unrounded;
+SELECT * FROM acmetrace.cluster_summary(NULL, -1);
+SELECT * FROM acmetrace.cluster_summary(NULL, 16);
 
 -- Generated Seren-like jobs, plus crafted rows the generator never writes:
 -- TIMEOUT and NODE_FAIL, CPU jobs, a NULL gpu_num (neither GPU nor CPU), a
@@ -133,10 +133,10 @@ SELECT s.job_num = p.job_num AS job_num, s.cpu_job_num = p.cpu_job_num AS cpu_jo
        s.complete_rate_cpu = pg_temp.r3(p.complete_rate_cpu) AS complete_rate_cpu,
        s.cancel_rate_cpu = pg_temp.r3(p.cancel_rate_cpu) AS cancel_rate_cpu,
        s.fail_rate_cpu = pg_temp.r3(p.fail_rate_cpu) AS fail_rate_cpu
-  FROM acmetrace.cluster_summary(3) s, plain_summary p WHERE s.id = 'gen' \gx
+  FROM acmetrace.cluster_summary(digits => 3) s, plain_summary p WHERE s.cluster = 'gen' \gx
 -- ... and unrounded, every float column equal to the plain one.
 SELECT count(*) AS float_columns, count(*) FILTER (WHERE s.v = p.v) AS equal
-  FROM (SELECT (jsonb_each(to_jsonb(x) - 'id' - 'job_num' - 'cpu_job_num' - 'gpu_job_num')).* FROM acmetrace.cluster_summary(NULL) x WHERE x.id = 'gen') s(k, v)
+  FROM (SELECT (jsonb_each(to_jsonb(x) - 'cluster' - 'job_num' - 'cpu_job_num' - 'gpu_job_num')).* FROM acmetrace.cluster_summary(NULL, NULL) x WHERE x.cluster = 'gen') s(k, v)
   JOIN (SELECT (jsonb_each(to_jsonb(y) - 'all_t' - 'job_num' - 'cpu_job_num' - 'gpu_job_num'
                 || jsonb_build_object('complete_rate_gpu_time', y.complete_gpu_time / y.all_t,
                                       'cancel_rate_gpu_time', y.cancel_gpu_time / y.all_t,
@@ -144,12 +144,12 @@ SELECT count(*) AS float_columns, count(*) FILTER (WHERE s.v = p.v) AS equal
     ON p.k = s.k;
 -- The crafted rows are where they belong: TIMEOUT and NODE_FAIL fail,
 -- x4 is in job_num only.
-SELECT job_num - cpu_job_num - gpu_job_num AS neither, cpu_job_num, gpu_job_num FROM acmetrace.cluster_summary() WHERE id = 'gen';
+SELECT job_num - cpu_job_num - gpu_job_num AS neither, cpu_job_num, gpu_job_num FROM acmetrace.cluster_summary() WHERE cluster = 'gen';
 
 -- Final states per type, against a plain GROUP BY with window shares.
 SELECT count(*) AS rows, count(*) FILTER (WHERE a.jobs = b.n AND a.gpu_time = b.t
-                                          AND a.job_share = b.n::float8 / b.type_n
-                                          AND a.gpu_time_share = (b.t / b.type_t)::float8) AS equal
+                                          AND a.job_pct = round(100.0 * b.n / b.type_n, 2)
+                                          AND a.gpu_time_pct = round(100 * b.t / b.type_t, 2)) AS equal
   FROM acmetrace.state_by_type('gen') a
   FULL JOIN (SELECT type, CASE WHEN state IN ('TIMEOUT', 'NODE_FAIL') THEN 'FAILED' ELSE state END AS st,
                     count(*) AS n, sum(duration * gpu_num) AS t,
@@ -157,20 +157,20 @@ SELECT count(*) AS rows, count(*) FILTER (WHERE a.jobs = b.n AND a.gpu_time = b.
                     sum(sum(duration * gpu_num)) OVER (PARTITION BY type) AS type_t
                FROM acmetrace.jobs WHERE cluster = 'gen' AND gpu_num > 0
               GROUP BY 1, 2) b ON a.type = b.type AND a.final_state = b.st;
-SELECT type, final_state, jobs, gpu_time, round(job_share::numeric, 4) AS job_share
+SELECT type, final_state, jobs, gpu_time, job_pct
   FROM acmetrace.state_by_type('kalos');
--- shares add up to 1 within each type
-SELECT type, round(sum(job_share)::numeric, 12) AS jobs, round(sum(gpu_time_share)::numeric, 12) AS gpu_time
+-- percents add up to 100 within each type, up to their rounding
+SELECT type, abs(sum(job_pct) - 100) <= 0.005 * count(*) AS jobs, abs(sum(gpu_time_pct) - 100) <= 0.005 * count(*) AS gpu_time
   FROM acmetrace.state_by_type('gen') GROUP BY type ORDER BY type;
 
 -- Type distribution, against plain shares of the cluster.
 SELECT count(*) AS rows, count(*) FILTER (WHERE a.jobs = b.n AND a.gpu_time = b.t
-                                          AND a.job_share = b.n::float8 / (SELECT count(*) FROM acmetrace.jobs WHERE cluster = 'gen' AND gpu_num > 0)
-                                          AND a.gpu_time_share = (b.t / (SELECT sum(duration * gpu_num) FROM acmetrace.jobs WHERE cluster = 'gen' AND gpu_num > 0))::float8) AS equal
+                                          AND a.job_pct = round(100.0 * b.n / (SELECT count(*) FROM acmetrace.jobs WHERE cluster = 'gen' AND gpu_num > 0), 2)
+                                          AND a.gpu_time_pct = round(100 * b.t / (SELECT sum(duration * gpu_num) FROM acmetrace.jobs WHERE cluster = 'gen' AND gpu_num > 0), 2)) AS equal
   FROM acmetrace.type_distribution('gen') a
   FULL JOIN (SELECT type, count(*) AS n, sum(duration * gpu_num) AS t FROM acmetrace.jobs
               WHERE cluster = 'gen' AND gpu_num > 0 GROUP BY type) b ON a.type = b.type;
-SELECT cluster, type, jobs, job_share, gpu_time, round(gpu_time_share::numeric, 5) AS gpu_time_share
+SELECT cluster, type, jobs, job_pct, gpu_time, gpu_time_pct
   FROM acmetrace.type_distribution() WHERE cluster <> 'gen';
 
 -- Box plot: quartiles by numpy's linear rule over a sorted array
@@ -186,7 +186,7 @@ WITH s AS (SELECT type, array_agg(gpu_num ORDER BY gpu_num) AS a FROM acmetrace.
                   (SELECT max(v) FROM unnest(a) v WHERE v <= q3 + 1.5 * (q3 - q1)) AS uw FROM p)
 SELECT count(*) AS types,
        count(*) FILTER (WHERE b.jobs = cardinality(w.a) AND b.min = w.a[1] AND b.max = w.a[cardinality(w.a)]
-                          AND b.q1 = w.q1 AND b.median = w.q2 AND b.q3 = w.q3
+                          AND b.q1 = round(w.q1::numeric, 2) AND b.median = round(w.q2::numeric, 2) AND b.q3 = round(w.q3::numeric, 2)
                           AND b.lower_whisker = w.lw AND b.upper_whisker = w.uw
                           AND b.outliers = (SELECT count(*) FROM unnest(w.a) v WHERE v < w.lw OR v > w.uw)) AS equal
   FROM w FULL JOIN acmetrace.gpu_num_boxplot('gen') b ON b.type = w.type;
@@ -199,40 +199,46 @@ RESET acmetrace.cluster;
 SELECT * FROM acmetrace.gpu_num_boxplot('box');
 SELECT cluster, type, jobs, q1, median, q3 FROM acmetrace.gpu_num_boxplot('helios');
 
--- Cancelled Eval jobs by queueing delay: 15 bins of 20 s, then >= 300 s;
--- against width_bucket.
+-- Cancelled Eval jobs by queueing delay (start - submit): 15 bins of 20 s,
+-- then >= 300 s; against width_bucket.
 SELECT count(*) AS bins,
        count(*) FILTER (WHERE a.jobs = coalesce(b.n, 0) AND a.cancelled = coalesce(b.c, 0)) AS equal,
-       sum(a.jobs) = (SELECT count(*) FROM acmetrace.jobs WHERE cluster = 'gen' AND type = 'Eval' AND gpu_num > 0 AND queue >= 0) AS all_jobs_binned
+       sum(a.jobs) = (SELECT count(*) FROM acmetrace.jobs WHERE cluster = 'gen' AND type = 'Eval' AND gpu_num > 0 AND wait_s >= 0) AS all_jobs_binned
   FROM acmetrace.cancelled_by_queue('gen') a
-  LEFT JOIN (SELECT width_bucket(queue, 0, 300, 15) AS bin, count(*) AS n,
+  LEFT JOIN (SELECT width_bucket(wait_s, 0, 300, 15) AS bin, count(*) AS n,
                     count(*) FILTER (WHERE state = 'CANCELLED') AS c
-               FROM acmetrace.jobs WHERE cluster = 'gen' AND type = 'Eval' AND gpu_num > 0 AND queue >= 0
+               FROM acmetrace.jobs WHERE cluster = 'gen' AND type = 'Eval' AND gpu_num > 0 AND wait_s >= 0
               GROUP BY 1) b ON b.bin = a.bin;
 SET acmetrace.cluster = 'q';
-INSERT INTO acmetrace.trace_seren (job_id, gpu_num, type, state, queue) VALUES
-  ('a', 1, 'Eval', 'CANCELLED', 0), ('b', 1, 'Eval', 'COMPLETED', 19.5), ('c', 1, 'Eval', 'CANCELLED', 20),
-  ('d', 1, 'Eval', 'CANCELLED', 299), ('e', 1, 'Eval', 'COMPLETED', 300), ('f', 1, 'Eval', 'CANCELLED', 1e6),
-  ('g', 1, 'Pretrain', 'CANCELLED', 5), ('h', 0, 'Eval', 'CANCELLED', 5), ('i', 1, 'Eval', 'CANCELLED', NULL);
+-- (waits in seconds; i never started; j started before its submission)
+INSERT INTO acmetrace.trace_seren (job_id, gpu_num, type, state, submit_time, start_time)
+SELECT id, g, t, st, '2023-03-01 00:00+08', '2023-03-01 00:00+08'::timestamptz + w * interval '1 second'
+  FROM (VALUES ('a', 1, 'Eval', 'CANCELLED', 0), ('b', 1, 'Eval', 'COMPLETED', 19.5), ('c', 1, 'Eval', 'CANCELLED', 20),
+               ('d', 1, 'Eval', 'CANCELLED', 299), ('e', 1, 'Eval', 'COMPLETED', 300), ('f', 1, 'Eval', 'CANCELLED', 1e6),
+               ('g', 1, 'Pretrain', 'CANCELLED', 5), ('h', 0, 'Eval', 'CANCELLED', 5), ('i', 1, 'Eval', 'CANCELLED', NULL),
+               ('j', 1, 'Eval', 'CANCELLED', -5)) v(id, g, t, st, w);
 RESET acmetrace.cluster;
 SELECT * FROM acmetrace.cancelled_by_queue('q') WHERE jobs > 0 OR bin IN (3, 16);
-SELECT bin, queue_from, queue_to, jobs, cancelled FROM acmetrace.cancelled_by_queue('q', NULL, 100, 250);
+SELECT bin, queue_from_s, queue_to_s, jobs, cancelled FROM acmetrace.cancelled_by_queue('q', NULL, 100, 250);
+-- all_jobs adds the CPU job h
+SELECT bin, jobs, cancelled FROM acmetrace.cancelled_by_queue('q', 'Eval', 20, 300, all_jobs => true) WHERE bin = 1;
 SELECT * FROM acmetrace.cancelled_by_queue('q', 'Eval', 0, 300);
 SELECT * FROM acmetrace.cancelled_by_queue('q', 'Eval', 20, 10);
 SELECT * FROM acmetrace.cancelled_by_queue('q', 'Eval', 'NaN', 300);
 SELECT * FROM acmetrace.cancelled_by_queue('q', 'Eval', 0.001, 300);
+-- a cluster that is not loaded is an error, as in every analysis
 SELECT count(*) FROM acmetrace.cancelled_by_queue('nope');
 
 -- GPU time lost per type and per week, against plain sums.
 SELECT count(*) AS types,
        count(*) FILTER (WHERE a.gpu_time = b.t AND a.failed_gpu_time = b.f AND a.cancelled_gpu_time = b.c
-                          AND a.failed_share = (b.f / b.t)::float8 AND a.cancelled_share = (b.c / b.t)::float8) AS equal
+                          AND a.failed_pct = round(100 * b.f / b.t, 2) AND a.cancelled_pct = round(100 * b.c / b.t, 2)) AS equal
   FROM acmetrace.gpu_time_lost('gen') a
   FULL JOIN (SELECT type, sum(duration * gpu_num) AS t,
                     coalesce(sum(duration * gpu_num) FILTER (WHERE state IN ('FAILED', 'TIMEOUT', 'NODE_FAIL')), 0) AS f,
                     coalesce(sum(duration * gpu_num) FILTER (WHERE state = 'CANCELLED'), 0) AS c
                FROM acmetrace.jobs WHERE cluster = 'gen' AND gpu_num > 0 GROUP BY type) b ON a.type = b.type;
-SELECT type, gpu_time, failed_gpu_time, cancelled_gpu_time, failed_share, cancelled_share
+SELECT type, jobs, gpu_time, failed_gpu_time, cancelled_gpu_time, failed_pct, cancelled_pct
   FROM acmetrace.gpu_time_lost('seren');
 -- Weeks: the local date minus its ISO weekday, in the cluster's zone.
 SELECT count(*) AS weeks,
@@ -266,9 +272,9 @@ RESET acmetrace.cluster;
 INSERT INTO acmetrace.failure_reasons VALUES
   ('fail', 'f1', 'Infrastructure', 'NVLink error'), ('fail', 'f2', 'Infrastructure', 'NVLink error'),
   ('fail', 'f3', 'Script', 'FileNotFoundError');
-SELECT category, reason, jobs, avg_gpus, avg_minutes, gpu_time, round(gpu_time_percent::numeric, 2) AS pct
+SELECT category, reason, jobs, avg_gpus, avg_minutes, gpu_time, gpu_time_pct
   FROM acmetrace.failure_taxonomy('fail');
-SELECT sum(gpu_time_percent) AS total_percent FROM acmetrace.failure_taxonomy('fail');
+SELECT sum(gpu_time_pct) AS total_percent FROM acmetrace.failure_taxonomy('fail');
 -- a classification for a job that is not loaded is refused
 \set VERBOSITY sqlstate
 INSERT INTO acmetrace.failure_reasons VALUES ('fail', 'nope', 'Script', 'typo');
@@ -281,9 +287,9 @@ SELECT count(*) AS reasons_left FROM acmetrace.failure_reasons;
 -- view and column carries a comment.
 SELECT (SELECT count(*) FROM acmetrace.v_cluster_summary) = (SELECT count(*) FROM acmetrace.clusters) AS summary,
        (SELECT count(*) FROM acmetrace.v_final_states_by_type) = (SELECT count(*) FROM acmetrace.state_by_type()) AS by_type,
-       (SELECT count(*) FROM acmetrace.v_cancelled_eval_by_queue) = 16 * (SELECT count(DISTINCT cluster) FROM acmetrace.jobs WHERE type = 'Eval' AND gpu_num > 0 AND queue >= 0) AS eval_bins,
+       (SELECT count(*) FROM acmetrace.v_cancelled_eval_by_queue) = 16 * (SELECT count(DISTINCT cluster) FROM acmetrace.jobs WHERE type = 'Eval' AND gpu_num > 0 AND wait_s >= 0) AS eval_bins,
        (SELECT count(DISTINCT cluster) FROM acmetrace.v_queue_by_occupancy)
-         = (SELECT count(DISTINCT cluster) FROM acmetrace.jobs WHERE gpu_num > 0 AND queue IS NOT NULL AND submit_time IS NOT NULL) AS occupancy,
+         = (SELECT count(DISTINCT cluster) FROM acmetrace.jobs WHERE gpu_num > 0 AND wait_s >= 0 AND submit_time IS NOT NULL) AS occupancy,
        (SELECT count(*) FROM acmetrace.v_queue_by_occupancy WHERE cluster = 'gen')
          = (SELECT count(*) FROM acmetrace.queue_by_occupancy('gen')) AS occupancy_gen;
 SELECT c.relname AS view, obj_description(c.oid, 'pg_class') IS NOT NULL AS commented,

@@ -132,15 +132,15 @@ RESET max_parallel_workers_per_gather;
 -- final function give the states themselves; one over the combine function
 -- merges them.
 CREATE AGGREGATE pg_temp.bins_part(float8, float8, float8, int) (
-    SFUNC = acmetrace._bins_trans, STYPE = acmetrace.bins_state);
+    SFUNC = acmetrace_internal.bins_trans, STYPE = acmetrace.bins_state);
 CREATE AGGREGATE pg_temp.bins_at_part(float8, float8[]) (
-    SFUNC = acmetrace._bins_at_trans, STYPE = acmetrace.bins_state);
+    SFUNC = acmetrace_internal.bins_at_trans, STYPE = acmetrace.bins_state);
 CREATE AGGREGATE pg_temp.cdf_part(float8, float8[]) (
-    SFUNC = acmetrace._bins_cdf_trans, STYPE = acmetrace.bins_state);
+    SFUNC = acmetrace_internal.bins_cdf_trans, STYPE = acmetrace.bins_state);
 CREATE AGGREGATE pg_temp.wcdf_part(float8, float8, float8[]) (
-    SFUNC = acmetrace._bins_wcdf_trans, STYPE = acmetrace.bins_state);
+    SFUNC = acmetrace_internal.bins_wcdf_trans, STYPE = acmetrace.bins_state);
 CREATE AGGREGATE pg_temp.bins_merge(acmetrace.bins_state) (
-    SFUNC = acmetrace._bins_combine, STYPE = acmetrace.bins_state);
+    SFUNC = acmetrace_internal.bins_combine, STYPE = acmetrace.bins_state);
 -- The text form: v1: and the binary form in hexadecimal (version 1, kind
 -- 1..4, two zero bytes, slots, parameters, thresholds as given, n, total
 -- weight, then the parameters, counts and weights; big-endian).
@@ -187,13 +187,13 @@ SELECT w.agg,
           FROM (SELECT part % 2 AS k, pg_temp.bins_merge(s ORDER BY part DESC) AS m
                   FROM states p WHERE p.agg = w.agg GROUP BY 1) t)::text = w.s::text AS in_two_steps
   FROM whole_states w ORDER BY w.agg;
-SELECT acmetrace._bins_final((SELECT pg_temp.bins_merge(s ORDER BY part DESC) FROM states WHERE agg = 'bins'))
+SELECT acmetrace_internal.bins_final((SELECT pg_temp.bins_merge(s ORDER BY part DESC) FROM states WHERE agg = 'bins'))
          = (SELECT acmetrace.bins(v, 0, 100, 10) FROM bin_vals) AS bins_final,
-       acmetrace._bins_final((SELECT pg_temp.bins_merge(s ORDER BY part DESC) FROM states WHERE agg = 'bins_at'))
+       acmetrace_internal.bins_final((SELECT pg_temp.bins_merge(s ORDER BY part DESC) FROM states WHERE agg = 'bins_at'))
          = (SELECT acmetrace.bins_at(v, acmetrace.powers_of_two(-3, 7)) FROM bin_vals) AS bins_at_final,
-       acmetrace._bins_cdf_final((SELECT pg_temp.bins_merge(s ORDER BY part DESC) FROM states WHERE agg = 'cdf_at'))
+       acmetrace_internal.bins_cdf_final((SELECT pg_temp.bins_merge(s ORDER BY part DESC) FROM states WHERE agg = 'cdf_at'))
          = (SELECT acmetrace.cdf_at(v, acmetrace.steps(-5, 105, 0.5)) FROM bin_vals) AS cdf_final,
-       acmetrace._bins_cdf_final((SELECT pg_temp.bins_merge(s ORDER BY part DESC) FROM states WHERE agg = 'weighted_cdf_at'))
+       acmetrace_internal.bins_cdf_final((SELECT pg_temp.bins_merge(s ORDER BY part DESC) FROM states WHERE agg = 'weighted_cdf_at'))
          = (SELECT acmetrace.weighted_cdf_at(v, w, '{100,0,50,25,-1,Infinity}') FROM bin_vals) AS wcdf_final;
 -- NULL states are skipped; no states give NULL.
 SELECT pg_temp.bins_merge(s)::text = (SELECT s::text FROM states WHERE agg = 'bins' AND part = 1) AS nulls_skipped
@@ -203,10 +203,10 @@ SELECT pg_temp.bins_merge(s) IS NULL AS only_nulls FROM (VALUES (NULL::acmetrace
 -- if the arguments are the state's.
 SELECT pg_temp.bins_part(x, 0, 10, 2) AS s FROM unnest('{1,11}'::float8[]) x \gset
 CREATE AGGREGATE pg_temp.bins_more(float8, float8, float8, int) (
-    SFUNC = acmetrace._bins_trans, STYPE = acmetrace.bins_state, FINALFUNC = acmetrace._bins_final,
+    SFUNC = acmetrace_internal.bins_trans, STYPE = acmetrace.bins_state, FINALFUNC = acmetrace_internal.bins_final,
     INITCOND = :'s');
 SELECT pg_temp.bins_more(x, 0, 10, 2) AS two_more FROM unnest('{2,7}'::float8[]) x;
-SELECT acmetrace._bins_final(:'s') AS stored_state_final;
+SELECT acmetrace_internal.bins_final(:'s') AS stored_state_final;
 -- Errors: other arguments, another aggregate's state, functions called
 -- outside an aggregate, and values that are not states.
 \set VERBOSITY terse
@@ -216,10 +216,10 @@ SELECT pg_temp.bins_merge(s) FROM states WHERE agg IN ('bins', 'cdf_at');
 SELECT pg_temp.bins_merge(s) FROM (SELECT pg_temp.bins_part(v, 0, 100, 10 + g % 2) AS s FROM bin_vals GROUP BY g % 2) q;
 SELECT pg_temp.bins_merge(s) FROM (SELECT pg_temp.bins_at_part(v, ARRAY[0, 1 + g % 2]) AS s FROM bin_vals GROUP BY g % 2) q;
 SELECT pg_temp.bins_merge(s) FROM (SELECT pg_temp.cdf_part(v, ARRAY[1, g % 2]) AS s FROM bin_vals GROUP BY g % 2) q;
-SELECT acmetrace._bins_cdf_final(:'s');
-SELECT acmetrace._bins_combine(:'s', :'s');
+SELECT acmetrace_internal.bins_cdf_final(:'s');
+SELECT acmetrace_internal.bins_combine(:'s', :'s');
 \echo :LAST_ERROR_SQLSTATE
-SELECT acmetrace._bins_trans(:'s', 1, 0, 10, 2);
+SELECT acmetrace_internal.bins_trans(:'s', 1, 0, 10, 2);
 SELECT 'v1:0101'::acmetrace.bins_state;
 \echo :LAST_ERROR_SQLSTATE
 SELECT 'v2:0101'::acmetrace.bins_state;
@@ -330,22 +330,22 @@ SELECT acmetrace.cdf_at(v, ARRAY[1.0, 2.0]::float8[] || (g * 0)::float8) AS same
 -- The paper's figures on a generated cluster, against hand-written SQL.
 SELECT acmetrace.load_generated('g', 'seren', 20000, 3);
 SELECT count(*) AS rows, count(DISTINCT type) AS types,
-       bool_and(d.percent = (SELECT (count(*) FILTER (WHERE j.duration <= d.x))::float8 / count(*) * 100
+       bool_and(d.cdf_pct = (SELECT round(((count(*) FILTER (WHERE j.duration <= d.x))::float8 / count(*) * 100)::numeric, 2)
                                FROM acmetrace.jobs j
                               WHERE j.cluster = 'g' AND j.gpu_num > 0 AND j.duration IS NOT NULL
                                 AND (d.type IS NULL OR j.type = d.type))) AS same
   FROM acmetrace.duration_cdf('g') d;
 SELECT count(*) AS rows,
-       bool_and(q.percent = (SELECT (count(*) FILTER (WHERE j.queue <= q.x))::float8 / count(*) * 100
+       bool_and(q.cdf_pct = (SELECT round(((count(*) FILTER (WHERE j.wait_s <= q.x))::float8 / count(*) * 100)::numeric, 2)
                                FROM acmetrace.jobs j
-                              WHERE j.cluster = 'g' AND j.gpu_num > 0 AND j.queue IS NOT NULL
+                              WHERE j.cluster = 'g' AND j.gpu_num > 0 AND j.wait_s >= 0
                                 AND (q.type IS NULL OR j.type = q.type))) AS same
   FROM acmetrace.queue_cdf('g') q;
 SELECT count(*) AS rows,
-       bool_and(c.job_percent = (SELECT (count(*) FILTER (WHERE j.gpu_num <= c.x))::float8 / count(*) * 100
+       bool_and(c.job_pct = (SELECT round(((count(*) FILTER (WHERE j.gpu_num <= c.x))::float8 / count(*) * 100)::numeric, 2)
                                    FROM acmetrace.jobs j WHERE j.cluster = 'g' AND j.gpu_num > 0)) AS same_jobs,
-       bool_and(c.gpu_time_percent = (SELECT sum(j.gpu_num * j.duration::float8) FILTER (WHERE j.gpu_num <= c.x)
-                                             / sum(j.gpu_num * j.duration::float8) * 100
+       bool_and(c.gpu_time_pct = (SELECT round((sum(j.gpu_num * j.duration::float8) FILTER (WHERE j.gpu_num <= c.x)
+                                             / sum(j.gpu_num * j.duration::float8) * 100)::numeric, 2)
                                         FROM acmetrace.jobs j
                                        WHERE j.cluster = 'g' AND j.gpu_num > 0 AND j.duration IS NOT NULL)) AS same_gpu_time
   FROM acmetrace.gpu_num_cdf('g') c WHERE c.x IN (0, 1, 2, 4, 8, 16, 64, 256, 1024);
@@ -361,19 +361,19 @@ SELECT count(*) AS samples, count(DISTINCT series) AS series FROM acmetrace.util
 SELECT bool_and(h.series = (SELECT count(*) FROM (SELECT avg(value) AS m FROM acmetrace.utilization
                                                     WHERE metric = 'GPU_UTIL' GROUP BY series) a
                              WHERE CASE WHEN a.m = 100 THEN 10 ELSE width_bucket(a.m, 0, 100, 10) END = h.bin)) AS same,
-       sum(h.series) AS series, max(h.cumulative_percent) AS cumulative
-  FROM acmetrace.util_histogram('GPU_UTIL', 'g') h;
+       sum(h.series) AS series, max(h.cumulative_pct) AS cumulative
+  FROM acmetrace.util_histogram('g', 'GPU_UTIL') h;
 SELECT count(*) AS thresholds,
-       bool_and(c.percent = (SELECT (count(*) FILTER (WHERE value <= c.x))::float8 / count(*) * 100
+       bool_and(c.cdf_pct = (SELECT round(((count(*) FILTER (WHERE value <= c.x))::float8 / count(*) * 100)::numeric, 2)
                                FROM acmetrace.utilization WHERE metric = 'GPU_UTIL')) AS same
-  FROM acmetrace.util_cdf('GPU_UTIL', 'g') c;
+  FROM acmetrace.util_cdf('g', 'gpu_util') c;
 SELECT p.cluster, p.samples,
-       p.percent_at_most_1 = (SELECT (count(*) FILTER (WHERE value <= 1))::float8 / count(*) * 100
-                                FROM acmetrace.utilization WHERE metric = 'GPU_UTIL') AS same_low,
-       p.percent_at_least_99 = (SELECT (count(*) FILTER (WHERE value >= 99))::float8 / count(*) * 100
-                                  FROM acmetrace.utilization WHERE metric = 'GPU_UTIL') AS same_high,
-       round(p.percent_at_most_1::numeric, 1) AS at_most_1, round(p.percent_at_least_99::numeric, 1) AS at_least_99
-  FROM acmetrace.util_polarization('GPU_UTIL') p;
+       p.at_most_1_pct = (SELECT round(100.0 * count(*) FILTER (WHERE value <= 1) / count(*), 2)
+                            FROM acmetrace.utilization WHERE metric = 'GPU_UTIL') AS same_low,
+       p.at_least_99_pct = (SELECT round(100.0 * count(*) FILTER (WHERE value >= 99) / count(*), 2)
+                              FROM acmetrace.utilization WHERE metric = 'GPU_UTIL') AS same_high,
+       p.at_most_1_pct, p.at_least_99_pct
+  FROM acmetrace.util_polarization() p;
 
 DISCARD TEMP;
 DROP TABLE bin_vals;

@@ -130,23 +130,23 @@ SELECT pg_temp.copy_binary('bin', '\x');
 -- itself (no final function), occ_merge combines states as a leader or a
 -- Citus coordinator does, occ_merge_state the same without finalizing.
 CREATE AGGREGATE occ_partial(timestamptz, timestamptz, integer) (
-    SFUNC = acmetrace._occupancy_trans, STYPE = acmetrace.occupancy_state);
+    SFUNC = acmetrace_internal.occupancy_trans, STYPE = acmetrace.occupancy_state);
 CREATE AGGREGATE occ_merge(acmetrace.occupancy_state) (
-    SFUNC = acmetrace._occupancy_combine, STYPE = acmetrace.occupancy_state,
-    FINALFUNC = acmetrace._occupancy_final, COMBINEFUNC = acmetrace._occupancy_combine, PARALLEL = SAFE);
+    SFUNC = acmetrace_internal.occupancy_combine, STYPE = acmetrace.occupancy_state,
+    FINALFUNC = acmetrace_internal.occupancy_final, COMBINEFUNC = acmetrace_internal.occupancy_combine, PARALLEL = SAFE);
 CREATE AGGREGATE occ_merge_state(acmetrace.occupancy_state) (
-    SFUNC = acmetrace._occupancy_combine, STYPE = acmetrace.occupancy_state,
-    COMBINEFUNC = acmetrace._occupancy_combine, PARALLEL = SAFE);
+    SFUNC = acmetrace_internal.occupancy_combine, STYPE = acmetrace.occupancy_state,
+    COMBINEFUNC = acmetrace_internal.occupancy_combine, PARALLEL = SAFE);
 -- Text form: v1: and the serialized state in hex (version 1, 3 zero bytes,
 -- the start and end counts, then (int64 time, int32 gpus) starts and ends,
 -- each sorted by time, then GPUs).  Written flat only when it leaves the aggregate.
 SELECT occ_partial(s, e, g) AS state FROM h WHERE name = 'overlap';
 SELECT occ_partial(s, e, g) AS state FROM h WHERE name = 'open';
 SELECT occ_partial(s, e, g) AS no_rows FROM h WHERE false;
-SELECT name, acmetrace._occupancy_final(occ_partial(s, e, g)) OPERATOR(acmetrace.=) acmetrace.occupancy_agg(s, e, g) AS final_of_state_equal
+SELECT name, acmetrace_internal.occupancy_final(occ_partial(s, e, g)) OPERATOR(acmetrace.=) acmetrace.occupancy_agg(s, e, g) AS final_of_state_equal
   FROM h GROUP BY name ORDER BY name;
-SELECT acmetrace._occupancy_final(NULL) AS final_of_null,
-       acmetrace._occupancy_final('v1:0100000000000000000000000000000000000000') AS final_of_empty;
+SELECT acmetrace_internal.occupancy_final(NULL) AS final_of_null,
+       acmetrace_internal.occupancy_final('v1:0100000000000000000000000000000000000000') AS final_of_empty;
 -- Text and binary round trips of every group's state, and the binary form
 -- is the text's bytes.
 CREATE TEMP TABLE states AS SELECT name, occ_partial(s, e, g) AS st FROM h GROUP BY name;
@@ -171,9 +171,9 @@ SELECT occ_merge(st) FROM (VALUES (NULL::acmetrace.occupancy_state)) v(st);
 SELECT occ_merge(st) AS overlap_twice FROM states, generate_series(1, 2) WHERE name = 'overlap';
 SELECT acmetrace.occupancy_agg(s, e, g) AS overlap_once FROM h WHERE name = 'overlap';
 -- The support functions outside an aggregate: errors, not crashes.
-SELECT acmetrace._occupancy_trans(NULL, now(), now(), 1);
+SELECT acmetrace_internal.occupancy_trans(NULL, now(), now(), 1);
 \echo :LAST_ERROR_SQLSTATE
-SELECT acmetrace._occupancy_combine(st, st) FROM states WHERE name = 'one';
+SELECT acmetrace_internal.occupancy_combine(st, st) FROM states WHERE name = 'one';
 \echo :LAST_ERROR_SQLSTATE
 
 -- Crafted states: text (22P02) and binary (22P03) are both checked by the
@@ -182,7 +182,7 @@ SELECT acmetrace._occupancy_combine(st, st) FROM states WHERE name = 'one';
 SELECT '\x01000000'::bytea || int8send(1) || int8send(1) || int8send(741484800000000) || int4send(4)
        || int8send(741488400000000) || int4send(4) AS sb \gset
 SELECT ('v1:' || encode(:'sb', 'hex'))::acmetrace.occupancy_state AS valid;
-SELECT acmetrace._occupancy_final(('v1:' || encode(:'sb', 'hex'))::acmetrace.occupancy_state);
+SELECT acmetrace_internal.occupancy_final(('v1:' || encode(:'sb', 'hex'))::acmetrace.occupancy_state);
 SELECT 'v1:'::acmetrace.occupancy_state;
 \echo :LAST_ERROR_SQLSTATE
 SELECT 'v2:0100000000000000000000000000000000000000'::acmetrace.occupancy_state;

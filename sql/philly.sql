@@ -239,11 +239,12 @@ RESET acmetrace.time_zone;
 \copy acmetrace.philly_job_log (line) FROM 'philly_cluster_job_log_sample.json' (FORMAT csv, QUOTE E'\x01', DELIMITER E'\x02')
 \set VERBOSITY default
 -- A cluster name that is not an identifier; a Philly file into a Helios cluster.
+-- (the setting refuses the name, and keeps its value)
 SET acmetrace.cluster = 'Philly';
-\copy acmetrace.philly_job_log (line) FROM 'philly_cluster_job_log_sample.json' (FORMAT csv, QUOTE E'\x01', DELIMITER E'\x02')
 \set VERBOSITY sqlstate
-\copy acmetrace.philly_job_log (line) FROM 'philly_cluster_job_log_sample.json' (FORMAT csv, QUOTE E'\x01', DELIMITER E'\x02')
+SET acmetrace.cluster = 'Philly';
 \set VERBOSITY default
+SHOW acmetrace.cluster;
 SET acmetrace.cluster = 'helios';
 \copy acmetrace.philly_job_log (line) FROM 'philly_cluster_job_log_sample.json' (FORMAT csv, QUOTE E'\x01', DELIMITER E'\x02')
 \set VERBOSITY sqlstate

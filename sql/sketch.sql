@@ -177,13 +177,15 @@ SELECT count(*) AS sets,
        bool_and(regexp_replace(p.s::text, ' sum=\S+', '') = regexp_replace(s.s::text, ' sum=\S+', '')) AS same_buckets,
        max(abs(acmetrace.mean(p.s) - acmetrace.mean(s.s)) / nullif(acmetrace.mean(s.s), 0)) < 1e-12 AS same_mean
   FROM parallel p JOIN serial s USING (name);
--- The queue function, through workers, against percentile_disc by hand.
+-- The queue function, through workers, against percentile_disc by hand
+-- (its sketch unrounded; the percentiles column is it to 3 digits).
 SELECT q.type, q.jobs = e.jobs AS same_jobs,
-       bool_and(abs(a - t) <= 0.005 * t * (1 + 1e-12)) AS within
+       bool_and(abs(u.a - u.t) <= 0.005 * u.t * (1 + 1e-12)) AS within,
+       bool_and(u.p = acmetrace_internal.sig3(u.a)) AS rounded
   FROM acmetrace.queue_percentiles('g') q
   JOIN (SELECT type, count(*) AS jobs, percentile_disc('{0.5,0.9,0.99}'::float8[]) WITHIN GROUP (ORDER BY wait_s) v
-          FROM acmetrace.jobs WHERE cluster = 'g' AND wait_s >= 0 GROUP BY type) e USING (type),
-       unnest(e.v, q.percentiles) u(t, a)
+          FROM acmetrace.jobs WHERE cluster = 'g' AND wait_s >= 0 AND gpu_num > 0 GROUP BY type) e USING (type),
+       unnest(e.v, acmetrace.percentiles(q.sketch, '{0.5,0.9,0.99}'), q.percentiles) u(t, a, p)
  GROUP BY q.type, q.jobs, e.jobs ORDER BY q.type;
 RESET force_parallel_mode;
 RESET parallel_setup_cost;
@@ -235,8 +237,8 @@ SELECT a.aggfnoid::regprocedure AS aggregate, a.aggtranstype::regtype AS state, 
 -- the same transition function and no final function, over 7 shards.
 -- Values are whole or quarter numbers, so every float sum is exact in any
 -- order and the texts must be identical.
-CREATE AGGREGATE pg_temp.sk_part(float8) (SFUNC = acmetrace._sketch_trans, STYPE = acmetrace.delay_sketch);
-CREATE AGGREGATE pg_temp.sk_part(float8, float8) (SFUNC = acmetrace._sketch_trans, STYPE = acmetrace.delay_sketch);
+CREATE AGGREGATE pg_temp.sk_part(float8) (SFUNC = acmetrace_internal.sketch_trans, STYPE = acmetrace.delay_sketch);
+CREATE AGGREGATE pg_temp.sk_part(float8, float8) (SFUNC = acmetrace_internal.sketch_trans, STYPE = acmetrace.delay_sketch);
 CREATE TEMP TABLE shard_vals AS
 SELECT g % 7 AS shard,
        CASE WHEN g % 11 = 0 THEN 0 ELSE floor(exp(((g * 7919) % 10007) / 10007.0 * 14)) + (g % 4) / 4.0 END AS x
@@ -300,19 +302,19 @@ RESET max_parallel_workers_per_gather;
 -- A flat state (here an INITCOND) is read and carried on: the sketch of
 -- {0,12,20} plus 5 and 7 is the sketch of all five; a state keeps its
 -- relative error unless one is passed, which must then match.
-CREATE AGGREGATE pg_temp.sk_more(float8) (SFUNC = acmetrace._sketch_trans, STYPE = acmetrace.delay_sketch,
+CREATE AGGREGATE pg_temp.sk_more(float8) (SFUNC = acmetrace_internal.sketch_trans, STYPE = acmetrace.delay_sketch,
     INITCOND = 'v1 err=0.005 n=3 zeros=1 min=0 max=20 sum=32 int=1 b=249:1,+51:1');
 SELECT pg_temp.sk_more(x)::text = (SELECT acmetrace.delay_sketch_agg(y)::text FROM unnest('{0,12,20,5,7}'::float8[]) y)
        AS continued
   FROM unnest('{5,7}'::float8[]) x;
 SELECT pg_temp.sk_more(x) AS nulls_only FROM unnest('{NULL}'::float8[]) x;
-CREATE AGGREGATE pg_temp.sk_more_01(float8) (SFUNC = acmetrace._sketch_trans, STYPE = acmetrace.delay_sketch,
+CREATE AGGREGATE pg_temp.sk_more_01(float8) (SFUNC = acmetrace_internal.sketch_trans, STYPE = acmetrace.delay_sketch,
     INITCOND = 'v1 err=0.01 n=0 zeros=0 min=0 max=0 sum=0 int=1 b=');
-CREATE AGGREGATE pg_temp.sk_more_01(float8, float8) (SFUNC = acmetrace._sketch_trans, STYPE = acmetrace.delay_sketch,
+CREATE AGGREGATE pg_temp.sk_more_01(float8, float8) (SFUNC = acmetrace_internal.sketch_trans, STYPE = acmetrace.delay_sketch,
     INITCOND = 'v1 err=0.01 n=0 zeros=0 min=0 max=0 sum=0 int=1 b=');
 SELECT pg_temp.sk_more_01(x) FROM unnest('{1,10}'::float8[]) x;
 SELECT pg_temp.sk_more_01(x, 0.01) FROM unnest('{1,10}'::float8[]) x;
-CREATE AGGREGATE pg_temp.sk_roll_more(acmetrace.delay_sketch) (SFUNC = acmetrace._sketch_combine,
+CREATE AGGREGATE pg_temp.sk_roll_more(acmetrace.delay_sketch) (SFUNC = acmetrace_internal.sketch_combine,
     STYPE = acmetrace.delay_sketch, INITCOND = 'v1 err=0.005 n=3 zeros=1 min=0 max=20 sum=32 int=1 b=249:1,+51:1');
 SELECT pg_temp.sk_roll_more(s)::text = (SELECT acmetrace.delay_sketch_agg(y)::text FROM unnest('{0,12,20,0,12,20}'::float8[]) y)
        AS rolled_onto
@@ -323,21 +325,21 @@ SELECT pg_temp.sk_more_01(x, 0.005) FROM unnest('{1,10}'::float8[]) x;
 SELECT pg_temp.sk_roll_more(s) FROM (VALUES ('v1 err=0.01 n=1 zeros=0 min=1 max=1 sum=1 int=1 b=0:1'::acmetrace.delay_sketch)) v(s);
 \echo :LAST_ERROR_SQLSTATE
 -- A crafted INITCOND is refused by the type's input.
-CREATE AGGREGATE pg_temp.sk_bad(float8) (SFUNC = acmetrace._sketch_trans, STYPE = acmetrace.delay_sketch,
+CREATE AGGREGATE pg_temp.sk_bad(float8) (SFUNC = acmetrace_internal.sketch_trans, STYPE = acmetrace.delay_sketch,
     INITCOND = 'v1 err=0.005 n=3 zeros=1 min=0 max=20 sum=32 int=1 b=249:1,+51:2');
 \echo :LAST_ERROR_SQLSTATE
 -- The support functions outside an aggregate: NULL input passes the state
 -- through; anything else needs an aggregate.
-SELECT acmetrace._sketch_trans(NULL, NULL) IS NULL AS null_null,
-       acmetrace._sketch_trans(:'s', NULL)::text = :'s' AS state_kept,
-       acmetrace._sketch_combine(NULL, NULL) IS NULL AS combine_null_null,
-       acmetrace._sketch_combine(:'s', NULL)::text = :'s' AS combine_state_kept;
-SELECT acmetrace._sketch_trans(NULL, 1);
+SELECT acmetrace_internal.sketch_trans(NULL, NULL) IS NULL AS null_null,
+       acmetrace_internal.sketch_trans(:'s', NULL)::text = :'s' AS state_kept,
+       acmetrace_internal.sketch_combine(NULL, NULL) IS NULL AS combine_null_null,
+       acmetrace_internal.sketch_combine(:'s', NULL)::text = :'s' AS combine_state_kept;
+SELECT acmetrace_internal.sketch_trans(NULL, 1);
 \echo :LAST_ERROR_SQLSTATE
-SELECT acmetrace._sketch_trans(:'s', 1);
-SELECT acmetrace._sketch_trans(NULL, 1, 0.01);
-SELECT acmetrace._sketch_combine(NULL, :'s');
-SELECT acmetrace._sketch_combine(:'s', :'s');
+SELECT acmetrace_internal.sketch_trans(:'s', 1);
+SELECT acmetrace_internal.sketch_trans(NULL, 1, 0.01);
+SELECT acmetrace_internal.sketch_combine(NULL, :'s');
+SELECT acmetrace_internal.sketch_combine(:'s', :'s');
 \set VERBOSITY default
 -- Window frames: a running sketch, and a moving frame that restarts the
 -- aggregate on every row.
@@ -403,12 +405,12 @@ SET search_path = acmetrace, public;
 SELECT count(s) AS values_in_each FROM daily WHERE day = '2023-07-01' ORDER BY 1;
 RESET search_path;
 
--- The BI view: p50/p90/p99 per cluster and type.
+-- The BI view: p50/p90/p99 per cluster, for all types and per type.
 SELECT cluster, type, jobs, p50_s, p90_s, p99_s, mean_s > 0 AS has_mean, max_s
-  FROM acmetrace.queue_delay_summary WHERE cluster = 'g' ORDER BY type;
+  FROM acmetrace.v_queue_delay WHERE cluster = 'g' ORDER BY type NULLS FIRST;
 
 -- queue_percentiles scans the table itself; it gives the sketches the SQL
--- GROUP BY gives, with and without gpu_jobs_only, with a NULL type, and
+-- GROUP BY gives, for GPU jobs and with all_jobs, with a NULL type, and
 -- with a type long enough to be stored out of line.
 \copy acmetrace.helios_cluster_log FROM 'helios_cluster_log_sample.csv' (FORMAT csv, HEADER match)
 INSERT INTO acmetrace.jobs (cluster, job_id, type, state, gpu_num, submit_time, start_time, end_time)
@@ -421,7 +423,7 @@ SELECT c.cluster, g.gpu_only, count(*) AS types,
        bool_and(q.sketch::text = s.sk::text) AS same_sketches,
        bool_and(q.jobs = acmetrace.count(s.sk)) AS same_jobs
   FROM (VALUES ('g'), ('helios')) c(cluster), (VALUES (false), (true)) g(gpu_only),
-       LATERAL acmetrace.queue_percentiles(c.cluster, '{0.5}', g.gpu_only) q
+       LATERAL acmetrace.queue_percentiles(c.cluster, '{0.5}', NOT g.gpu_only) q
   JOIN LATERAL (SELECT j.type, acmetrace.delay_sketch_agg(j.wait_s) AS sk FROM acmetrace.jobs j
                  WHERE j.cluster = c.cluster AND j.wait_s >= 0 AND (NOT g.gpu_only OR j.gpu_num > 0)
                  GROUP BY j.type) s ON s.type IS NOT DISTINCT FROM q.type
@@ -429,9 +431,11 @@ SELECT c.cluster, g.gpu_only, count(*) AS types,
 SELECT left(type, 8) AS type, jobs, percentiles FROM acmetrace.queue_percentiles('g', '{0,1}') WHERE length(type) > 100;
 DELETE FROM acmetrace.jobs WHERE cluster = 'g' AND job_id LIKE 'long-type-%';
 SELECT type, jobs, percentiles FROM acmetrace.queue_percentiles('helios', '{0,0.5,1}');
--- The whole cluster is the rollup of the per-type sketches.
-SELECT acmetrace.rollup(sketch)::text = (SELECT acmetrace.delay_sketch_agg(wait_s)::text FROM acmetrace.jobs
-                                          WHERE cluster = 'g' AND wait_s >= 0) AS whole_cluster
+-- The whole cluster is the rollup of the per-type sketches, and its row.
+SELECT acmetrace.rollup(sketch) FILTER (WHERE type IS NOT NULL)::text
+         = (SELECT acmetrace.delay_sketch_agg(wait_s)::text FROM acmetrace.jobs
+             WHERE cluster = 'g' AND wait_s >= 0 AND gpu_num > 0) AS whole_cluster,
+       min(sketch::text) FILTER (WHERE type IS NULL) = acmetrace.rollup(sketch) FILTER (WHERE type IS NOT NULL)::text AS all_types_row
   FROM acmetrace.queue_percentiles('g');
 
 -- Privileges and row-level security: queue_percentiles is plain SQL, so it
@@ -449,7 +453,7 @@ GRANT SELECT ON acmetrace.jobs TO regress_acmetrace_reader;
 ALTER TABLE acmetrace.jobs ENABLE ROW LEVEL SECURITY;
 CREATE POLICY only_eval ON acmetrace.jobs TO regress_acmetrace_reader USING (type = 'Eval');
 SET ROLE regress_acmetrace_reader;
-SELECT type, jobs, jobs = (SELECT count(*) FROM acmetrace.jobs WHERE cluster = 'g' AND wait_s >= 0) AS equals_visible_rows
+SELECT type, jobs, jobs = (SELECT count(*) FROM acmetrace.jobs WHERE cluster = 'g' AND wait_s >= 0 AND gpu_num > 0) AS equals_visible_rows
   FROM acmetrace.queue_percentiles('g');
 RESET ROLE;
 DROP POLICY only_eval ON acmetrace.jobs;

@@ -92,6 +92,9 @@ at_eo_rw(FunctionCallInfo fcinfo, int argno, const ExpandedObjectMethods *method
 	return NULL;
 }
 
+/* An acmetrace setting's value, NULL when empty (settings.c). */
+extern char *at_setting(const char *name);
+
 /*
  * An entry point that released install scripts still name (PostgreSQL looks
  * each symbol up when an older version is installed before its update

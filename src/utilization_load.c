@@ -3,7 +3,7 @@
  *
  *   \copy acmetrace.utilization_lines FROM 'GPU_UTIL.csv'
  *
- * acmetrace._utilization_load() fires three times per statement:
+ * acmetrace_internal.utilization_load() fires three times per statement:
  *   BEFORE STATEMENT  reads acmetrace.metric, acmetrace.cluster and
  *                     acmetrace.time_zone, takes a lock per metric and
  *                     cluster (loads of one series set run one at a time),
@@ -108,14 +108,6 @@ name_ok(const char *s, bool lower_only)
 	return true;
 }
 
-static char *
-setting(const char *name)
-{
-	const char *s = GetConfigOption(name, true, false);
-
-	return s != NULL && *s != '\0' ? pstrdup(s) : NULL;
-}
-
 static void
 zone_context(void *arg)
 {
@@ -125,9 +117,9 @@ zone_context(void *arg)
 static void
 begin_load(void)
 {
-	char	   *metric = setting("acmetrace.metric");
-	char	   *cluster = setting("acmetrace.cluster");
-	char	   *zone = setting("acmetrace.time_zone");
+	char	   *metric = at_setting("acmetrace.metric");
+	char	   *cluster = at_setting("acmetrace.cluster");
+	char	   *zone = at_setting("acmetrace.time_zone");
 	MemoryContext cxt;
 	MemoryContextCallback *cb;
 	load_state *st;
@@ -690,7 +682,7 @@ acmetrace_utilization_load(PG_FUNCTION_ARGS)
 	if (!CALLED_AS_TRIGGER(fcinfo) || !TRIGGER_FIRED_BY_INSERT(td->tg_event))
 		ereport(ERROR,
 				(errcode(ERRCODE_E_R_I_E_TRIGGER_PROTOCOL_VIOLATED),
-				 errmsg("acmetrace._utilization_load must be an INSERT trigger")));
+				 errmsg("acmetrace_internal.utilization_load must be an INSERT trigger")));
 	if (TRIGGER_FIRED_FOR_STATEMENT(td->tg_event))
 	{
 		if (TRIGGER_FIRED_BEFORE(td->tg_event))
@@ -707,7 +699,7 @@ acmetrace_utilization_load(PG_FUNCTION_ARGS)
 	if (!TRIGGER_FIRED_BEFORE(td->tg_event) || current == NULL)
 		ereport(ERROR,
 				(errcode(ERRCODE_E_R_I_E_TRIGGER_PROTOCOL_VIOLATED),
-				 errmsg("acmetrace._utilization_load: a line arrived outside a load"),
+				 errmsg("acmetrace_internal.utilization_load: a line arrived outside a load"),
 				 errhint("The extension's triggers on acmetrace.utilization_lines are missing or disabled.")));
 	row = td->tg_trigtuple;
 	d = heap_getattr(row, 1, td->tg_relation->rd_att, &isnull);

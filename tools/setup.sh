@@ -9,4 +9,6 @@ make -s install >/dev/null
 echo "setup: acmetrace $(sed -n "s/^default_version = '\(.*\)'/\1/p" acmetrace.control) installed into $(pg_config --pkglibdir)"
 # A throw-away PostgreSQL 15 cluster of its own (tools/tmp_cluster.sh), so
 # whatever other clusters the machine runs, nothing collides.
-bash tools/tmp_cluster.sh bash tools/demo.sh
+# session_preload_libraries: acmetrace's settings exist from the start of
+# every session (SHOW works, a misspelt acmetrace.* setting is an error).
+bash tools/tmp_cluster.sh -o session_preload_libraries=acmetrace bash tools/demo.sh

@@ -2,5 +2,5 @@
 -- else, so the sketch's own cost is the difference.
 SELECT type, count(*)
   FROM acmetrace.jobs
- WHERE cluster = 'seren' AND wait_s >= 0
+ WHERE cluster = 'seren' AND wait_s >= 0 AND gpu_num > 0
  GROUP BY type

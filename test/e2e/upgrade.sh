@@ -32,7 +32,7 @@ members=$(grep -c '^ALTER EXTENSION acmetrace ADD ' "$OUT/fresh.sql")
 [ "$members" -gt 100 ] && ok "fresh install lists $members member objects" ||
     bad "fresh install lists only $members member objects"
 # (every version an upgrade script starts from; older ones install through the chain)
-for old in $(ls "$ROOT"/upgrade/acmetrace--*--*.sql | sed -nE 's/.*acmetrace--([0-9.]+)--[0-9.]+\.sql$/\1/p' | sort -uV); do
+for old in $(ls "$ROOT"/upgrade/acmetrace--*--*.sql "$ROOT"/acmetrace--*--*.sql | sed -nE 's/.*acmetrace--([0-9.]+)--[0-9.]+\.sql$/\1/p' | sort -uV); do
     dropdb --if-exists e2e_up_cat && createdb e2e_up_cat
     PGDATABASE=e2e_up_cat q -c "CREATE EXTENSION acmetrace VERSION '$old'" -c "ALTER EXTENSION acmetrace UPDATE" >/dev/null ||
         bad "install $old and update failed"

@@ -92,7 +92,7 @@ for par in 0 2; do
                  = (SELECT acmetrace.bins(value, 0, 100, 10) FROM acmetrace.utilization WHERE metric = 'SM_ACTIVE'),
                    (SELECT acmetrace.cdf_at(samples, acmetrace.steps(0, 100, 0.5)) FROM acmetrace.utilization_blocks WHERE metric = 'GPU_UTIL')
                  = (SELECT acmetrace.cdf_at(value, acmetrace.steps(0, 100, 0.5)) FROM acmetrace.utilization WHERE metric = 'GPU_UTIL'),
-                   (SELECT array_agg(series ORDER BY bin) FROM acmetrace.util_histogram('SM_ACTIVE', 'seren'))
+                   (SELECT array_agg(series ORDER BY bin) FROM acmetrace.util_histogram('seren', 'SM_ACTIVE'))
                  = (SELECT array_agg(coalesce(c, 0) ORDER BY b) FROM generate_series(0, 11) b
                       LEFT JOIN (SELECT CASE WHEN m = 100 THEN 10 ELSE width_bucket(m, 0, 100, 10) END AS b, count(*) AS c
                                    FROM (SELECT avg(value::numeric)::float8 AS m FROM acmetrace.utilization

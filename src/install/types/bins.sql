@@ -38,45 +38,45 @@ COMMENT ON TYPE acmetrace.bins_state IS
   'Transition state of acmetrace.bins, bins_at, cdf_at and weighted_cdf_at: the aggregate''s arguments and its counts (and weights). Text form v1:<the versioned binary state in hexadecimal>, checked field by field on the way in.';
 
 -- Aggregate support.
-CREATE FUNCTION acmetrace._bins_trans(acmetrace.bins_state, double precision, double precision, double precision, integer)
+CREATE FUNCTION acmetrace_internal.bins_trans(acmetrace.bins_state, double precision, double precision, double precision, integer)
 RETURNS acmetrace.bins_state AS 'MODULE_PATHNAME', 'acmetrace_bins_trans' LANGUAGE C IMMUTABLE PARALLEL SAFE;
-CREATE FUNCTION acmetrace._bins_at_trans(acmetrace.bins_state, double precision, double precision[])
+CREATE FUNCTION acmetrace_internal.bins_at_trans(acmetrace.bins_state, double precision, double precision[])
 RETURNS acmetrace.bins_state AS 'MODULE_PATHNAME', 'acmetrace_bins_at_trans' LANGUAGE C IMMUTABLE PARALLEL SAFE;
-CREATE FUNCTION acmetrace._bins_cdf_trans(acmetrace.bins_state, double precision, double precision[])
+CREATE FUNCTION acmetrace_internal.bins_cdf_trans(acmetrace.bins_state, double precision, double precision[])
 RETURNS acmetrace.bins_state AS 'MODULE_PATHNAME', 'acmetrace_cdf_trans' LANGUAGE C IMMUTABLE PARALLEL SAFE;
-CREATE FUNCTION acmetrace._bins_wcdf_trans(acmetrace.bins_state, double precision, double precision, double precision[])
+CREATE FUNCTION acmetrace_internal.bins_wcdf_trans(acmetrace.bins_state, double precision, double precision, double precision[])
 RETURNS acmetrace.bins_state AS 'MODULE_PATHNAME', 'acmetrace_wcdf_trans' LANGUAGE C IMMUTABLE PARALLEL SAFE;
-CREATE FUNCTION acmetrace._bins_combine(acmetrace.bins_state, acmetrace.bins_state)
+CREATE FUNCTION acmetrace_internal.bins_combine(acmetrace.bins_state, acmetrace.bins_state)
 RETURNS acmetrace.bins_state AS 'MODULE_PATHNAME', 'acmetrace_bins_combine' LANGUAGE C IMMUTABLE PARALLEL SAFE;
-CREATE FUNCTION acmetrace._bins_final(acmetrace.bins_state)
+CREATE FUNCTION acmetrace_internal.bins_final(acmetrace.bins_state)
 RETURNS bigint[] AS 'MODULE_PATHNAME', 'acmetrace_bins_final' LANGUAGE C IMMUTABLE PARALLEL SAFE;
-CREATE FUNCTION acmetrace._bins_cdf_final(acmetrace.bins_state)
+CREATE FUNCTION acmetrace_internal.bins_cdf_final(acmetrace.bins_state)
 RETURNS double precision[] AS 'MODULE_PATHNAME', 'acmetrace_cdf_final' LANGUAGE C IMMUTABLE PARALLEL SAFE;
 
 CREATE AGGREGATE acmetrace.bins(value double precision, lo double precision, hi double precision, nbins integer) (
-    SFUNC = acmetrace._bins_trans, STYPE = acmetrace.bins_state, FINALFUNC = acmetrace._bins_final,
-    COMBINEFUNC = acmetrace._bins_combine, PARALLEL = SAFE
+    SFUNC = acmetrace_internal.bins_trans, STYPE = acmetrace.bins_state, FINALFUNC = acmetrace_internal.bins_final,
+    COMBINEFUNC = acmetrace_internal.bins_combine, PARALLEL = SAFE
 );
 COMMENT ON AGGREGATE acmetrace.bins(double precision, double precision, double precision, integer) IS
   'Counts in nbins equal-width bins over [lo, hi], as bigint[] indexed 0..nbins+1: [0] below lo, [i] bin i (closed on the left, bin nbins also on the right), [nbins+1] above hi. Inside [lo, hi) the bin is width_bucket''s. NULL and NaN values are not counted; no rows give NULL.';
 
 CREATE AGGREGATE acmetrace.bins_at(value double precision, edges double precision[]) (
-    SFUNC = acmetrace._bins_at_trans, STYPE = acmetrace.bins_state, FINALFUNC = acmetrace._bins_final,
-    COMBINEFUNC = acmetrace._bins_combine, PARALLEL = SAFE
+    SFUNC = acmetrace_internal.bins_at_trans, STYPE = acmetrace.bins_state, FINALFUNC = acmetrace_internal.bins_final,
+    COMBINEFUNC = acmetrace_internal.bins_combine, PARALLEL = SAFE
 );
 COMMENT ON AGGREGATE acmetrace.bins_at(double precision, double precision[]) IS
   'Counts between k+1 increasing edges, as bigint[] indexed 0..k+1: [0] below the first edge, [i] for [edge i, edge i+1) (the last bin closed), [k+1] above the last edge. NULL and NaN values are not counted; no rows give NULL.';
 
 CREATE AGGREGATE acmetrace.cdf_at(value double precision, thresholds double precision[]) (
-    SFUNC = acmetrace._bins_cdf_trans, STYPE = acmetrace.bins_state, FINALFUNC = acmetrace._bins_cdf_final,
-    COMBINEFUNC = acmetrace._bins_combine, PARALLEL = SAFE
+    SFUNC = acmetrace_internal.bins_cdf_trans, STYPE = acmetrace.bins_state, FINALFUNC = acmetrace_internal.bins_cdf_final,
+    COMBINEFUNC = acmetrace_internal.bins_combine, PARALLEL = SAFE
 );
 COMMENT ON AGGREGATE acmetrace.cdf_at(double precision, double precision[]) IS
   'Percent of the non-NULL, non-NaN values <= each threshold, in the thresholds'' order (the AcmeTrace notebook''s len(v[v <= x]) / len(v) * 100). No values give NULL.';
 
 CREATE AGGREGATE acmetrace.weighted_cdf_at(value double precision, weight double precision, thresholds double precision[]) (
-    SFUNC = acmetrace._bins_wcdf_trans, STYPE = acmetrace.bins_state, FINALFUNC = acmetrace._bins_cdf_final,
-    COMBINEFUNC = acmetrace._bins_combine, PARALLEL = SAFE
+    SFUNC = acmetrace_internal.bins_wcdf_trans, STYPE = acmetrace.bins_state, FINALFUNC = acmetrace_internal.bins_cdf_final,
+    COMBINEFUNC = acmetrace_internal.bins_combine, PARALLEL = SAFE
 );
 COMMENT ON AGGREGATE acmetrace.weighted_cdf_at(double precision, double precision, double precision[]) IS
   'Percent of the total weight carried by rows with value <= each threshold (rows with a NULL or NaN value or weight are left out; negative or infinite weights are errors). Zero total weight gives NULL.';
@@ -99,53 +99,3 @@ AS $$ BEGIN RETURN ARRAY(SELECT from_value + i * step FROM generate_series(0, fl
 COMMENT ON FUNCTION acmetrace.steps(double precision, double precision, double precision) IS
   'ARRAY[from_value, from_value + step, ..., <= to_value]: the GPU-count axis is steps(0, 1024, 1).';
 
--- Bin counts as rows, for BI tools.
-CREATE FUNCTION acmetrace.bin_rows(counts bigint[], lo double precision, hi double precision)
-RETURNS TABLE (bin integer, bin_lo double precision, bin_hi double precision, count bigint,
-               percent double precision, cumulative_percent double precision)
-LANGUAGE plpgsql IMMUTABLE STRICT PARALLEL SAFE
-AS $$
-DECLARE
-    n integer := array_upper(counts, 1) - 1;
-BEGIN
-    IF array_ndims(counts) <> 1 OR array_lower(counts, 1) <> 0 OR n < 1 THEN
-        RAISE EXCEPTION 'bin_rows expects the array acmetrace.bins returns (indexed from 0, at least 3 cells)'
-            USING ERRCODE = 'invalid_parameter_value', HINT = 'Pass acmetrace.bins(value, lo, hi, nbins) with the same lo and hi.';
-    END IF;
-    RETURN QUERY
-    SELECT i, CASE WHEN i = 0 THEN '-Infinity'::float8 ELSE lo + (hi - lo) * (i - 1) / n END,
-              CASE WHEN i = n + 1 THEN 'Infinity'::float8 WHEN i = n THEN hi ELSE lo + (hi - lo) * i / n END,
-           counts[i],
-           counts[i]::float8 / sum(counts[i]) OVER () * 100,
-           sum(counts[i]) OVER (ORDER BY i)::float8 / sum(counts[i]) OVER () * 100
-      FROM generate_series(0, n + 1) i
-     ORDER BY i;
-END
-$$;
-COMMENT ON FUNCTION acmetrace.bin_rows(bigint[], double precision, double precision) IS
-  'The result of acmetrace.bins as rows (bin 0 below lo and nbins+1 above hi included): nominal edges, count, percent of all counted values and cumulative percent.';
-
-CREATE FUNCTION acmetrace.bin_rows(counts bigint[], edges double precision[])
-RETURNS TABLE (bin integer, bin_lo double precision, bin_hi double precision, count bigint,
-               percent double precision, cumulative_percent double precision)
-LANGUAGE plpgsql IMMUTABLE STRICT PARALLEL SAFE
-AS $$
-DECLARE
-    k integer := cardinality(edges) - 1;
-BEGIN
-    IF array_ndims(counts) <> 1 OR array_lower(counts, 1) <> 0 OR array_upper(counts, 1) <> k + 1 THEN
-        RAISE EXCEPTION 'bin_rows expects the array acmetrace.bins_at returns for these % edges', k + 1
-            USING ERRCODE = 'invalid_parameter_value', HINT = 'Pass acmetrace.bins_at(value, edges) with the same edges.';
-    END IF;
-    RETURN QUERY
-    SELECT i, CASE WHEN i = 0 THEN '-Infinity'::float8 ELSE edges[i] END,
-              CASE WHEN i = k + 1 THEN 'Infinity'::float8 ELSE edges[i + 1] END,
-           counts[i],
-           counts[i]::float8 / sum(counts[i]) OVER () * 100,
-           sum(counts[i]) OVER (ORDER BY i)::float8 / sum(counts[i]) OVER () * 100
-      FROM generate_series(0, k + 1) i
-     ORDER BY i;
-END
-$$;
-COMMENT ON FUNCTION acmetrace.bin_rows(bigint[], double precision[]) IS
-  'The result of acmetrace.bins_at as rows: bin i spans [edges[i], edges[i+1]) (bin 0 below the first edge, the last bin above the last edge).';

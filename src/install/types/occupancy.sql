@@ -97,27 +97,27 @@ CREATE TYPE acmetrace.occupancy_state (
 COMMENT ON TYPE acmetrace.occupancy_state IS
   'Partial state of occupancy_agg and rollup(occupancy): the jobs seen so far. Text form v1:<hex>, the serialized state (version, start and end counts, then sorted (time, gpus) start and end events) in lower-case hexadecimal; binary form the same bytes. Checked on input: a state releases no GPUs before allocating them.';
 
-CREATE FUNCTION acmetrace._occupancy_trans(acmetrace.occupancy_state, timestamptz, timestamptz, integer)
+CREATE FUNCTION acmetrace_internal.occupancy_trans(acmetrace.occupancy_state, timestamptz, timestamptz, integer)
 RETURNS acmetrace.occupancy_state
 AS 'MODULE_PATHNAME', 'acmetrace_occupancy_trans'
 LANGUAGE C IMMUTABLE PARALLEL SAFE;
 
-CREATE FUNCTION acmetrace._occupancy_combine(acmetrace.occupancy_state, acmetrace.occupancy_state)
+CREATE FUNCTION acmetrace_internal.occupancy_combine(acmetrace.occupancy_state, acmetrace.occupancy_state)
 RETURNS acmetrace.occupancy_state
 AS 'MODULE_PATHNAME', 'acmetrace_occupancy_combine'
 LANGUAGE C IMMUTABLE PARALLEL SAFE;
 
-CREATE FUNCTION acmetrace._occupancy_final(acmetrace.occupancy_state)
+CREATE FUNCTION acmetrace_internal.occupancy_final(acmetrace.occupancy_state)
 RETURNS acmetrace.occupancy
 AS 'MODULE_PATHNAME', 'acmetrace_occupancy_final'
 LANGUAGE C IMMUTABLE PARALLEL SAFE;
 
 CREATE AGGREGATE acmetrace.occupancy_agg(start_time timestamptz, end_time timestamptz, gpus integer) (
-    SFUNC = acmetrace._occupancy_trans,
+    SFUNC = acmetrace_internal.occupancy_trans,
     STYPE = acmetrace.occupancy_state,
-    FINALFUNC = acmetrace._occupancy_final,
+    FINALFUNC = acmetrace_internal.occupancy_final,
     FINALFUNC_MODIFY = READ_ONLY,
-    COMBINEFUNC = acmetrace._occupancy_combine,
+    COMBINEFUNC = acmetrace_internal.occupancy_combine,
     PARALLEL = SAFE
 );
 COMMENT ON AGGREGATE acmetrace.occupancy_agg(timestamptz, timestamptz, integer) IS
@@ -125,17 +125,17 @@ COMMENT ON AGGREGATE acmetrace.occupancy_agg(timestamptz, timestamptz, integer) 
 
 -- The sum of stored occupancies (shards, months, clusters): the same state,
 -- each value entered as the jobs whose occupancy it is.
-CREATE FUNCTION acmetrace._occupancy_rollup_trans(acmetrace.occupancy_state, acmetrace.occupancy)
+CREATE FUNCTION acmetrace_internal.occupancy_rollup_trans(acmetrace.occupancy_state, acmetrace.occupancy)
 RETURNS acmetrace.occupancy_state
 AS 'MODULE_PATHNAME', 'acmetrace_occupancy_rollup_trans'
 LANGUAGE C IMMUTABLE PARALLEL SAFE;
 
 CREATE AGGREGATE acmetrace.rollup(acmetrace.occupancy) (
-    SFUNC = acmetrace._occupancy_rollup_trans,
+    SFUNC = acmetrace_internal.occupancy_rollup_trans,
     STYPE = acmetrace.occupancy_state,
-    FINALFUNC = acmetrace._occupancy_final,
+    FINALFUNC = acmetrace_internal.occupancy_final,
     FINALFUNC_MODIFY = READ_ONLY,
-    COMBINEFUNC = acmetrace._occupancy_combine,
+    COMBINEFUNC = acmetrace_internal.occupancy_combine,
     PARALLEL = SAFE
 );
 COMMENT ON AGGREGATE acmetrace.rollup(acmetrace.occupancy) IS
@@ -186,33 +186,3 @@ LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
 COMMENT ON FUNCTION acmetrace.allocation_rate(acmetrace.occupancy, bigint, timestamptz, timestamptz) IS
   'mean_gpus over [from_time, to_time) divided by capacity: the share of the cluster''s GPUs allocated on average.';
 
--- Bins follow width_bucket(gpus, lo, hi, nbins), so they agree with queries
--- that bin gpus_at() the same way.
-CREATE FUNCTION acmetrace.occupancy_time_bins(occ acmetrace.occupancy, lo bigint, hi bigint, nbins integer,
-                                              from_time timestamptz, to_time timestamptz)
-RETURNS TABLE (bin integer, gpus_from double precision, gpus_to double precision,
-               seconds double precision, share double precision)
-LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE
-AS $$
-    WITH lv AS (
-        SELECT width_bucket(l.gpus::double precision, lo::double precision, hi::double precision, nbins) AS b,
-               l.seconds
-          FROM acmetrace.occupancy_levels(occ, from_time, to_time) l
-    ), bins AS (
-        SELECT g AS b FROM generate_series(1, nbins) g
-        UNION
-        SELECT lv.b FROM lv
-    )
-    SELECT bins.b,
-           CASE WHEN bins.b > 0 THEN lo + (hi - lo)::double precision * (bins.b - 1) / nbins END,
-           CASE WHEN bins.b <= nbins THEN lo + (hi - lo)::double precision * bins.b / nbins END,
-           coalesce(sum(lv.seconds), 0),
-           coalesce(sum(lv.seconds), 0)
-               -- numeric epochs: the interval of a very wide window overflows
-               / (extract(epoch FROM to_time) - extract(epoch FROM from_time))::double precision
-      FROM bins LEFT JOIN lv ON lv.b = bins.b
-     GROUP BY bins.b
-     ORDER BY bins.b
-$$;
-COMMENT ON FUNCTION acmetrace.occupancy_time_bins(acmetrace.occupancy, bigint, bigint, integer, timestamptz, timestamptz) IS
-  'Seconds within [from_time, to_time) spent in each bin of allocated GPUs, bins as width_bucket(gpus, lo, hi, nbins): 1..nbins always, 0 (below lo) and nbins+1 (hi and above) when time was spent there. share = seconds / window length.';

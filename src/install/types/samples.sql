@@ -62,14 +62,14 @@ COMMENT ON FUNCTION acmetrace.samples_between(acmetrace.samples, timestamptz, ti
 
 -- samples_agg: the state is a samples value, kept expanded while the
 -- aggregate runs; combining two is their union.
-CREATE FUNCTION acmetrace._samples_trans(acmetrace.samples, timestamptz, double precision)
+CREATE FUNCTION acmetrace_internal.samples_trans(acmetrace.samples, timestamptz, double precision)
 RETURNS acmetrace.samples AS 'MODULE_PATHNAME', 'acmetrace_samples_trans' LANGUAGE C IMMUTABLE PARALLEL SAFE;
-CREATE FUNCTION acmetrace._samples_combine(acmetrace.samples, acmetrace.samples)
+CREATE FUNCTION acmetrace_internal.samples_combine(acmetrace.samples, acmetrace.samples)
 RETURNS acmetrace.samples AS 'MODULE_PATHNAME', 'acmetrace_samples_combine' LANGUAGE C IMMUTABLE PARALLEL SAFE;
 
 CREATE AGGREGATE acmetrace.samples_agg(ts timestamptz, value double precision) (
-    SFUNC = acmetrace._samples_trans, STYPE = acmetrace.samples,
-    COMBINEFUNC = acmetrace._samples_combine, PARALLEL = SAFE
+    SFUNC = acmetrace_internal.samples_trans, STYPE = acmetrace.samples,
+    COMBINEFUNC = acmetrace_internal.samples_combine, PARALLEL = SAFE
 );
 COMMENT ON AGGREGATE acmetrace.samples_agg(timestamptz, double precision) IS
   'The rows'' samples as one samples value, in time order. Rows with a NULL time or value, or a NaN value, are left out; a time given twice with the same value is kept once, with two different values it is an error; at most 16,777,216 samples (group by series and day). No rows give NULL.';
@@ -78,54 +78,54 @@ COMMENT ON AGGREGATE acmetrace.samples_agg(timestamptz, double precision) IS
 -- over the block's values one by one.  COST: a call reads a whole block (a
 -- day is 5,760 samples, or its value counts): enough for the planner to
 -- use workers on a month of blocks, not on a day's 2,288.
-CREATE FUNCTION acmetrace._bins_samples_trans(acmetrace.bins_state, acmetrace.samples, double precision, double precision, integer)
+CREATE FUNCTION acmetrace_internal.bins_samples_trans(acmetrace.bins_state, acmetrace.samples, double precision, double precision, integer)
 RETURNS acmetrace.bins_state AS 'MODULE_PATHNAME', 'acmetrace_bins_samples_trans' LANGUAGE C IMMUTABLE PARALLEL SAFE COST 200;
-CREATE FUNCTION acmetrace._bins_at_samples_trans(acmetrace.bins_state, acmetrace.samples, double precision[])
+CREATE FUNCTION acmetrace_internal.bins_at_samples_trans(acmetrace.bins_state, acmetrace.samples, double precision[])
 RETURNS acmetrace.bins_state AS 'MODULE_PATHNAME', 'acmetrace_bins_at_samples_trans' LANGUAGE C IMMUTABLE PARALLEL SAFE COST 200;
-CREATE FUNCTION acmetrace._bins_cdf_samples_trans(acmetrace.bins_state, acmetrace.samples, double precision[])
+CREATE FUNCTION acmetrace_internal.bins_cdf_samples_trans(acmetrace.bins_state, acmetrace.samples, double precision[])
 RETURNS acmetrace.bins_state AS 'MODULE_PATHNAME', 'acmetrace_cdf_samples_trans' LANGUAGE C IMMUTABLE PARALLEL SAFE COST 200;
-CREATE FUNCTION acmetrace._sketch_samples_trans(acmetrace.delay_sketch, acmetrace.samples)
+CREATE FUNCTION acmetrace_internal.sketch_samples_trans(acmetrace.delay_sketch, acmetrace.samples)
 RETURNS acmetrace.delay_sketch AS 'MODULE_PATHNAME', 'acmetrace_sketch_samples_trans' LANGUAGE C IMMUTABLE PARALLEL SAFE COST 200;
-CREATE FUNCTION acmetrace._sketch_samples_trans(acmetrace.delay_sketch, acmetrace.samples, double precision)
+CREATE FUNCTION acmetrace_internal.sketch_samples_trans(acmetrace.delay_sketch, acmetrace.samples, double precision)
 RETURNS acmetrace.delay_sketch AS 'MODULE_PATHNAME', 'acmetrace_sketch_samples_trans' LANGUAGE C IMMUTABLE PARALLEL SAFE COST 200;
 
 CREATE AGGREGATE acmetrace.bins(s acmetrace.samples, lo double precision, hi double precision, nbins integer) (
-    SFUNC = acmetrace._bins_samples_trans, STYPE = acmetrace.bins_state, FINALFUNC = acmetrace._bins_final,
-    COMBINEFUNC = acmetrace._bins_combine, PARALLEL = SAFE
+    SFUNC = acmetrace_internal.bins_samples_trans, STYPE = acmetrace.bins_state, FINALFUNC = acmetrace_internal.bins_final,
+    COMBINEFUNC = acmetrace_internal.bins_combine, PARALLEL = SAFE
 );
 COMMENT ON AGGREGATE acmetrace.bins(acmetrace.samples, double precision, double precision, integer) IS
   'bins(value, lo, hi, nbins) over every value of the blocks: the same bigint[] as over the values one by one.';
 
 CREATE AGGREGATE acmetrace.bins_at(s acmetrace.samples, edges double precision[]) (
-    SFUNC = acmetrace._bins_at_samples_trans, STYPE = acmetrace.bins_state, FINALFUNC = acmetrace._bins_final,
-    COMBINEFUNC = acmetrace._bins_combine, PARALLEL = SAFE
+    SFUNC = acmetrace_internal.bins_at_samples_trans, STYPE = acmetrace.bins_state, FINALFUNC = acmetrace_internal.bins_final,
+    COMBINEFUNC = acmetrace_internal.bins_combine, PARALLEL = SAFE
 );
 COMMENT ON AGGREGATE acmetrace.bins_at(acmetrace.samples, double precision[]) IS
   'bins_at(value, edges) over every value of the blocks.';
 
 CREATE AGGREGATE acmetrace.cdf_at(s acmetrace.samples, thresholds double precision[]) (
-    SFUNC = acmetrace._bins_cdf_samples_trans, STYPE = acmetrace.bins_state, FINALFUNC = acmetrace._bins_cdf_final,
-    COMBINEFUNC = acmetrace._bins_combine, PARALLEL = SAFE
+    SFUNC = acmetrace_internal.bins_cdf_samples_trans, STYPE = acmetrace.bins_state, FINALFUNC = acmetrace_internal.bins_cdf_final,
+    COMBINEFUNC = acmetrace_internal.bins_combine, PARALLEL = SAFE
 );
 COMMENT ON AGGREGATE acmetrace.cdf_at(acmetrace.samples, double precision[]) IS
   'cdf_at(value, thresholds) over every value of the blocks.';
 
 CREATE AGGREGATE acmetrace.delay_sketch_agg(s acmetrace.samples) (
-    SFUNC = acmetrace._sketch_samples_trans, STYPE = acmetrace.delay_sketch,
-    COMBINEFUNC = acmetrace._sketch_combine, PARALLEL = SAFE
+    SFUNC = acmetrace_internal.sketch_samples_trans, STYPE = acmetrace.delay_sketch,
+    COMBINEFUNC = acmetrace_internal.sketch_combine, PARALLEL = SAFE
 );
 COMMENT ON AGGREGATE acmetrace.delay_sketch_agg(acmetrace.samples) IS
   'delay_sketch_agg(value) over every value of the blocks: percentiles of utilization within 0.5% (small integers exact). Negative values are refused.';
 
 CREATE AGGREGATE acmetrace.delay_sketch_agg(s acmetrace.samples, relative_error double precision) (
-    SFUNC = acmetrace._sketch_samples_trans, STYPE = acmetrace.delay_sketch,
-    COMBINEFUNC = acmetrace._sketch_combine, PARALLEL = SAFE
+    SFUNC = acmetrace_internal.sketch_samples_trans, STYPE = acmetrace.delay_sketch,
+    COMBINEFUNC = acmetrace_internal.sketch_combine, PARALLEL = SAFE
 );
 COMMENT ON AGGREGATE acmetrace.delay_sketch_agg(acmetrace.samples, double precision) IS
   'delay_sketch_agg(value, relative_error) over every value of the blocks.';
 
 -- The exact sum the loader stores beside each block (numeric).
-CREATE FUNCTION acmetrace._samples_sum(acmetrace.samples)
+CREATE FUNCTION acmetrace_internal.samples_sum(acmetrace.samples)
 RETURNS numeric
 AS 'MODULE_PATHNAME', 'acmetrace_samples_sum'
 LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;

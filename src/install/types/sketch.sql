@@ -39,36 +39,36 @@ COMMENT ON TYPE acmetrace.delay_sketch IS
 -- bucket array updated in place) while the aggregate runs, so partial
 -- states travel through the type's own text and binary forms.  No final
 -- function: the state is the result.
-CREATE FUNCTION acmetrace._sketch_trans(acmetrace.delay_sketch, double precision)
+CREATE FUNCTION acmetrace_internal.sketch_trans(acmetrace.delay_sketch, double precision)
 RETURNS acmetrace.delay_sketch
 AS 'MODULE_PATHNAME', 'acmetrace_sketch_trans'
 LANGUAGE C IMMUTABLE PARALLEL SAFE;
 
-CREATE FUNCTION acmetrace._sketch_trans(acmetrace.delay_sketch, double precision, double precision)
+CREATE FUNCTION acmetrace_internal.sketch_trans(acmetrace.delay_sketch, double precision, double precision)
 RETURNS acmetrace.delay_sketch
 AS 'MODULE_PATHNAME', 'acmetrace_sketch_trans'
 LANGUAGE C IMMUTABLE PARALLEL SAFE;
 
-CREATE FUNCTION acmetrace._sketch_combine(acmetrace.delay_sketch, acmetrace.delay_sketch)
+CREATE FUNCTION acmetrace_internal.sketch_combine(acmetrace.delay_sketch, acmetrace.delay_sketch)
 RETURNS acmetrace.delay_sketch
 AS 'MODULE_PATHNAME', 'acmetrace_sketch_combine'
 LANGUAGE C IMMUTABLE PARALLEL SAFE;
 
 CREATE AGGREGATE acmetrace.delay_sketch_agg(value double precision) (
-    SFUNC = acmetrace._sketch_trans,
+    SFUNC = acmetrace_internal.sketch_trans,
     STYPE = acmetrace.delay_sketch,
     SSPACE = 16384,
-    COMBINEFUNC = acmetrace._sketch_combine,
+    COMBINEFUNC = acmetrace_internal.sketch_combine,
     PARALLEL = SAFE
 );
 COMMENT ON AGGREGATE acmetrace.delay_sketch_agg(double precision) IS
   'Sketch of the non-NULL values with relative error 0.005: each percentile is within 0.5% of the value of that rank. Values must be >= 0 and finite; no values give NULL.';
 
 CREATE AGGREGATE acmetrace.delay_sketch_agg(value double precision, relative_error double precision) (
-    SFUNC = acmetrace._sketch_trans,
+    SFUNC = acmetrace_internal.sketch_trans,
     STYPE = acmetrace.delay_sketch,
     SSPACE = 16384,
-    COMBINEFUNC = acmetrace._sketch_combine,
+    COMBINEFUNC = acmetrace_internal.sketch_combine,
     PARALLEL = SAFE
 );
 COMMENT ON AGGREGATE acmetrace.delay_sketch_agg(double precision, double precision) IS
@@ -76,10 +76,10 @@ COMMENT ON AGGREGATE acmetrace.delay_sketch_agg(double precision, double precisi
 
 -- Rolling up is combining: one function is both transition and combine.
 CREATE AGGREGATE acmetrace.rollup(acmetrace.delay_sketch) (
-    SFUNC = acmetrace._sketch_combine,
+    SFUNC = acmetrace_internal.sketch_combine,
     STYPE = acmetrace.delay_sketch,
     SSPACE = 16384,
-    COMBINEFUNC = acmetrace._sketch_combine,
+    COMBINEFUNC = acmetrace_internal.sketch_combine,
     PARALLEL = SAFE
 );
 COMMENT ON AGGREGATE acmetrace.rollup(acmetrace.delay_sketch) IS

@@ -1,8 +1,8 @@
 -- Queueing delay against occupancy, and the occupancy aggregate itself.
-SELECT c.cluster, q.*
+SELECT q.*
   FROM acmetrace.clusters c, LATERAL acmetrace.queue_by_occupancy(c.cluster, 5) q
  ORDER BY c.cluster COLLATE "C", q.type COLLATE "C", q.bin;
-SELECT c.cluster, q.*
+SELECT q.*
   FROM acmetrace.clusters c, LATERAL acmetrace.queue_by_occupancy(c.cluster, 8, 'start', 512) q
  ORDER BY c.cluster COLLATE "C", q.type COLLATE "C", q.bin;
 SELECT o.cluster, acmetrace.peak(o.occ) AS peak, md5(o.occ::text) AS occ_md5,

@@ -9,11 +9,11 @@ SELECT s.cluster, s.type, acmetrace.count(s.sk) AS n,
          GROUP BY j.cluster, j.type) s
  ORDER BY s.cluster COLLATE "C", s.type COLLATE "C";
 SELECT c.cluster, q.type, q.jobs, q.percentiles, md5(q.sketch::text) AS sketch_md5
-  FROM acmetrace.clusters c, LATERAL acmetrace.queue_percentiles(c.cluster, '{0.5,0.9,0.99,1}', true) q
- ORDER BY c.cluster COLLATE "C", q.type COLLATE "C";
-SELECT c.cluster, acmetrace.percentiles(acmetrace.rollup(q.sketch), '{0.5,0.99}') AS p,
-       md5(acmetrace.rollup(q.sketch)::text) AS sketch_md5
+  FROM acmetrace.clusters c, LATERAL acmetrace.queue_percentiles(c.cluster, '{0.5,0.9,0.99,1}') q
+ ORDER BY c.cluster COLLATE "C", q.type COLLATE "C" NULLS FIRST;
+SELECT c.cluster, acmetrace.percentiles(acmetrace.rollup(q.sketch) FILTER (WHERE q.type IS NOT NULL), '{0.5,0.99}') AS p,
+       md5((acmetrace.rollup(q.sketch) FILTER (WHERE q.type IS NOT NULL))::text) AS sketch_md5
   FROM acmetrace.clusters c, LATERAL acmetrace.queue_percentiles(c.cluster) q
  GROUP BY c.cluster
  ORDER BY c.cluster COLLATE "C";
-SELECT * FROM acmetrace.queue_delay_summary ORDER BY cluster COLLATE "C", type COLLATE "C";
+SELECT * FROM acmetrace.v_queue_delay ORDER BY cluster COLLATE "C", type COLLATE "C" NULLS FIRST;

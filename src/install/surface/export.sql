@@ -5,21 +5,22 @@
 
 -- Sets TimeZone to the cluster's zone for the rest of the calling function
 -- (whose SET clause restores it); errors if the cluster is not loaded.
-CREATE FUNCTION acmetrace._use_cluster_zone(cluster text)
+CREATE FUNCTION acmetrace_internal.use_cluster_zone(cluster text)
 RETURNS void
 LANGUAGE sql
-AS $$ SELECT NULL FROM pg_catalog.set_config('TimeZone', acmetrace._cluster_zone(cluster), true) $$;
+AS $$ SELECT NULL FROM pg_catalog.set_config('TimeZone', acmetrace_internal.cluster_zone(cluster), true) $$;
 
 CREATE FUNCTION acmetrace.trace_seren_csv(cluster text)
 RETURNS TABLE (job_id text, "user" text, node_num integer, gpu_num integer, cpu_num integer,
                type text, state text, submit_time text, start_time text, end_time text,
                duration numeric, queue numeric, gpu_time numeric)
-LANGUAGE plpgsql STRICT
+LANGUAGE plpgsql
 SET TimeZone = 'UTC'
 AS $$
 #variable_conflict use_column
 BEGIN
-    PERFORM acmetrace._use_cluster_zone(cluster);
+    PERFORM acmetrace_internal.one_cluster(cluster, 'trace_seren_csv');
+    PERFORM acmetrace_internal.use_cluster_zone(cluster);
     RETURN QUERY
     SELECT j.job_id, j.user_id, j.node_num, j.gpu_num, j.cpu_num, j.type, j.state,
            to_char(j.submit_time, 'YYYY-MM-DD HH24:MI:SSTZH:TZM'),
@@ -40,12 +41,13 @@ RETURNS TABLE (job_id text, "user" text, node_num integer, gpu_num integer, cpu_
                type text, state text, submit_time text, start_time text, end_time text,
                fail_time text, stop_time text,
                duration numeric, queue numeric, gpu_time numeric)
-LANGUAGE plpgsql STRICT
+LANGUAGE plpgsql
 SET TimeZone = 'UTC'
 AS $$
 #variable_conflict use_column
 BEGIN
-    PERFORM acmetrace._use_cluster_zone(cluster);
+    PERFORM acmetrace_internal.one_cluster(cluster, 'trace_kalos_csv');
+    PERFORM acmetrace_internal.use_cluster_zone(cluster);
     RETURN QUERY
     SELECT j.job_id, j.user_id, j.node_num, j.gpu_num, j.cpu_num,
            j.mem_per_pod_gb, j.shared_mem_per_pod, j.type, j.state,
@@ -67,12 +69,13 @@ CREATE FUNCTION acmetrace.helios_cluster_log_csv(cluster text)
 RETURNS TABLE (job_id text, "user" text, vc text, gpu_num integer, cpu_num integer,
                node_num integer, state text, submit_time text, start_time text,
                end_time text, duration numeric, queue numeric)
-LANGUAGE plpgsql STRICT
+LANGUAGE plpgsql
 SET TimeZone = 'UTC'
 AS $$
 #variable_conflict use_column
 BEGIN
-    PERFORM acmetrace._use_cluster_zone(cluster);
+    PERFORM acmetrace_internal.one_cluster(cluster, 'helios_cluster_log_csv');
+    PERFORM acmetrace_internal.use_cluster_zone(cluster);
     RETURN QUERY
     SELECT j.job_id, j.user_id, j.vc, j.gpu_num, j.cpu_num, j.node_num, j.state,
            to_char(j.submit_time, 'YYYY-MM-DD HH24:MI:SS'),

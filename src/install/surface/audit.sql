@@ -44,7 +44,7 @@ COMMENT ON FUNCTION acmetrace.audit_checks() IS
   'The anomaly checks acmetrace.audit() runs, with their meaning and SQL condition.';
 
 -- PL/pgSQL cannot name an IN and an OUT parameter alike: audit() wraps this.
-CREATE FUNCTION acmetrace._audit(in_cluster text, tolerance_s double precision, examples integer)
+CREATE FUNCTION acmetrace_internal.audit(in_cluster text, tolerance_s double precision, examples integer)
 RETURNS TABLE (cluster text, anomaly text, jobs bigint, example_job_ids text[])
 LANGUAGE plpgsql STABLE
 AS $$
@@ -56,17 +56,14 @@ DECLARE
     q      text;
 BEGIN
     IF tolerance_s IS NULL OR tolerance_s < 0 OR tolerance_s = 'NaN' THEN
-        RAISE EXCEPTION 'tolerance_s must be a non-negative number, got %', coalesce(tolerance_s::text, 'NULL')
-            USING ERRCODE = 'invalid_parameter_value',
-                  HINT = 'Published times are whole seconds; the default tolerance is 1 second.';
+        PERFORM acmetrace_internal.raise('22023', format('tolerance_s must be a non-negative number, got %s', coalesce(tolerance_s::text, 'NULL')),
+              'Published times are whole seconds; the default tolerance is 1 second.');
     END IF;
     IF examples IS NULL OR examples < 0 THEN
-        RAISE EXCEPTION 'examples must be >= 0, got %', coalesce(examples::text, 'NULL')
-            USING ERRCODE = 'invalid_parameter_value';
+        PERFORM acmetrace_internal.raise('22023', format('examples must be >= 0, got %s', coalesce(examples::text, 'NULL')),
+              'examples is how many job ids to list per anomaly; 0 lists none.');
     END IF;
-    IF in_cluster IS NOT NULL THEN
-        PERFORM acmetrace._cluster_zone(in_cluster);
-    END IF;
+    PERFORM acmetrace_internal.known_cluster(in_cluster);
 
     -- One scan for every count, then examples only for non-zero checks.
     FOR chk IN SELECT * FROM acmetrace.audit_checks() LOOP
@@ -105,6 +102,6 @@ CREATE FUNCTION acmetrace.audit(cluster text DEFAULT NULL,
                                 examples integer DEFAULT 5)
 RETURNS TABLE (cluster text, anomaly text, jobs bigint, example_job_ids text[])
 LANGUAGE sql STABLE
-AS 'SELECT * FROM acmetrace._audit($1, $2, $3)';
+AS 'SELECT * FROM acmetrace_internal.audit($1, $2, $3)';
 COMMENT ON FUNCTION acmetrace.audit(text, double precision, integer) IS
   'Per cluster and anomaly (see audit_checks()): how many jobs break the rule and the first few job ids in submit order. Differences up to tolerance_s seconds are accepted.';

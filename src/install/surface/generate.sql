@@ -24,25 +24,31 @@ LANGUAGE plpgsql
 AS $$
 DECLARE
     loaded bigint;
-    saved  text := current_setting('acmetrace.cluster', true);
+    saved  text := coalesce(acmetrace_internal.setting('acmetrace.cluster'), '');
 BEGIN
     IF cluster IS NULL OR profile IS NULL OR n IS NULL OR seed IS NULL THEN
-        RAISE EXCEPTION 'load_generated arguments must not be NULL'
-            USING ERRCODE = 'null_value_not_allowed';
+        PERFORM acmetrace_internal.raise('22004', 'load_generated arguments must not be NULL',
+              'For example SELECT acmetrace.load_generated(''synth'', ''seren'', 10000, 1).');
     END IF;
-    -- An empty name would fall back to the loader's default cluster (seren).
-    IF cluster = '' THEN
-        RAISE EXCEPTION 'invalid cluster name ""'
-            USING ERRCODE = 'invalid_name',
-                  HINT = 'Cluster names are lower case letters, digits and _, starting with a letter, e.g. ''synth''.';
+    -- Checked here so the error is the caller's (set_config would check it
+    -- too); an empty name would fall back to the loader's default cluster.
+    IF cluster !~ '^[a-z][a-z0-9_]*$' THEN
+        PERFORM acmetrace_internal.raise('42602', format('invalid cluster name "%s"', cluster),
+              format('Cluster names are lower case letters, digits and _, starting with a letter, e.g. %L.',
+                     coalesce(substring(regexp_replace(lower(cluster), '[^a-z0-9_]', '_', 'g') FROM '^[a-z][a-z0-9_]*$'), 'synth')));
     END IF;
     PERFORM pg_catalog.set_config('acmetrace.cluster', cluster, true);
+    -- A new cluster is recorded as generated (the trace_seren shape, in
+    -- its zone); generating more jobs into a loaded cluster keeps its format.
+    INSERT INTO acmetrace.clusters AS c (cluster, source_format, gpu_capacity, time_zone)
+    VALUES (cluster, 'generated', acmetrace_internal.known_capacity(profile), 'Asia/Shanghai')
+    ON CONFLICT ON CONSTRAINT clusters_pkey DO NOTHING;
     INSERT INTO acmetrace.trace_seren SELECT * FROM acmetrace.generate_jobs(profile, n, seed);
     GET DIAGNOSTICS loaded = ROW_COUNT;
     UPDATE acmetrace.clusters c
-       SET gpu_capacity = acmetrace._known_capacity(profile)
+       SET gpu_capacity = acmetrace_internal.known_capacity(profile)
      WHERE c.cluster = load_generated.cluster AND c.gpu_capacity IS NULL;
-    PERFORM pg_catalog.set_config('acmetrace.cluster', coalesce(saved, ''), true);
+    PERFORM pg_catalog.set_config('acmetrace.cluster', saved, true);
     RETURN loaded;
 END
 $$;

@@ -8,7 +8,7 @@
 -- peak_allocated = most GPUs held at once by started GPU jobs (a job without
 -- end_time holds its GPUs to the end; rows with end_time < start_time, which
 -- acmetrace.audit reports, are left out).
-CREATE FUNCTION acmetrace.trace_comparison()
+CREATE FUNCTION acmetrace.trace_comparison(cluster text DEFAULT NULL)
 RETURNS TABLE (cluster text, source_format text, year integer,
                first_submit timestamptz, last_submit timestamptz,
                span_days numeric, months numeric,
@@ -29,14 +29,16 @@ SELECT c.cluster, c.source_format,
                       FILTER (WHERE j.gpu_num > 0 AND NOT coalesce(j.end_time < j.start_time, false)))
   FROM acmetrace.clusters c
   LEFT JOIN acmetrace.jobs j ON j.cluster = c.cluster
+ WHERE acmetrace_internal.known_cluster(trace_comparison.cluster)
+   AND (trace_comparison.cluster IS NULL OR c.cluster = trace_comparison.cluster)
  GROUP BY c.cluster, c.source_format, c.time_zone, c.gpu_capacity
  ORDER BY c.cluster COLLATE "C"
 $$;
-COMMENT ON FUNCTION acmetrace.trace_comparison() IS
-  'One row per loaded cluster with the columns of the AcmeTrace paper''s comparison of datacenters: year, span, jobs, GPU jobs, mean GPUs per GPU job, GPU capacity, peak GPUs allocated.';
+COMMENT ON FUNCTION acmetrace.trace_comparison(text) IS
+  'One row per loaded cluster (NULL: every one) with the columns of the AcmeTrace paper''s comparison of datacenters: year, span, jobs, GPU jobs, mean GPUs per GPU job, GPU capacity, peak GPUs allocated.';
 
 CREATE VIEW acmetrace.v_trace_comparison WITH (security_invoker = true) AS
-SELECT * FROM acmetrace.trace_comparison();
+SELECT * FROM acmetrace.trace_comparison(NULL);
 COMMENT ON VIEW acmetrace.v_trace_comparison IS
   'acmetrace.trace_comparison() as a view, for BI tools: one row per loaded cluster.';
 COMMENT ON COLUMN acmetrace.v_trace_comparison.cluster IS 'Cluster name (acmetrace.clusters.cluster).';

@@ -1,36 +1,58 @@
--- acmetrace 0.3.0 -> 0.4.0.  test/e2e/upgrade.sh checks that 0.3.0 plus
--- this script gives the same catalog as a fresh 0.4.0 install.
+-- acmetrace 0.3.0 -> 0.4.0, hand-written part: types, tables and data.  The
+-- Makefile appends the surface (src/install/surface/: functions, views and
+-- triggers, which hold no data) as a fresh install creates it, after this
+-- part has dropped 0.3.0's.  test/e2e/upgrade.sh checks that 0.3.0 plus the
+-- assembled script gives the same catalog as a fresh 0.4.0 install.
 \echo Use "ALTER EXTENSION acmetrace UPDATE TO '0.4.0'" to load this file. \quit
 
--- queue_percentiles is plain SQL over delay_sketch_agg: the one-scan C
--- function it called is gone (its library entry point now only errors).
-CREATE OR REPLACE FUNCTION acmetrace.queue_percentiles(cluster text,
-                                            fractions double precision[] DEFAULT '{0.5,0.9,0.99}',
-                                            gpu_jobs_only boolean DEFAULT false)
-RETURNS TABLE (type text, jobs bigint, percentiles double precision[], sketch acmetrace.delay_sketch)
-LANGUAGE plpgsql STABLE PARALLEL SAFE
-AS $$
-BEGIN
-    PERFORM acmetrace._cluster_zone(queue_percentiles.cluster);
-    IF fractions IS NULL OR gpu_jobs_only IS NULL THEN
-        RAISE EXCEPTION 'fractions and gpu_jobs_only must not be NULL'
-            USING ERRCODE = 'null_value_not_allowed', HINT = 'Pass e.g. ''{0.5,0.9,0.99}'' and false.';
-    END IF;
-    RETURN QUERY
-    SELECT s.type, acmetrace.count(s.sk), acmetrace.percentiles(s.sk, fractions), s.sk
-      FROM (SELECT j.type, acmetrace.delay_sketch_agg(j.wait_s) AS sk
-              FROM acmetrace.jobs j
-             WHERE j.cluster = queue_percentiles.cluster
-               AND j.wait_s >= 0
-               AND (NOT gpu_jobs_only OR j.gpu_num > 0)
-             GROUP BY j.type) s
-     ORDER BY s.type;
-END
-$$;
-COMMENT ON FUNCTION acmetrace.queue_percentiles(text, double precision[], boolean) IS
-  'Queueing delay (start_time - submit_time, seconds) percentiles per job type, within 0.5%; jobs that never started or started before their submit time are left out. The sketch column rolls up: acmetrace.rollup(sketch) is the whole cluster.';
+-- Internal helpers move out of the public schema (header.sql).
+CREATE SCHEMA acmetrace_internal;
+COMMENT ON SCHEMA acmetrace_internal IS
+  'Internal helpers of the acmetrace extension: not an API, may change in any release.';
+GRANT USAGE ON SCHEMA acmetrace_internal TO PUBLIC;
 
-DROP FUNCTION acmetrace._queue_sketches(text, boolean);
+-- 0.3.0's surface: views, loader triggers and the functions the surface
+-- parts create again.  A user's own view over one of them stops the update
+-- (PostgreSQL's dependency error) rather than being dropped with it.
+DROP VIEW acmetrace.v_cluster_summary, acmetrace.v_final_states, acmetrace.v_final_states_by_type,
+          acmetrace.v_type_distribution, acmetrace.v_gpu_num_boxplot, acmetrace.v_duration_cdf,
+          acmetrace.v_queue_cdf, acmetrace.v_gpu_num_cdf, acmetrace.v_queue_by_occupancy,
+          acmetrace.v_cancelled_eval_by_queue, acmetrace.v_gpu_time_lost, acmetrace.v_gpu_time_lost_weekly,
+          acmetrace.v_failure_taxonomy, acmetrace.v_queue_delay, acmetrace.queue_delay_summary,
+          acmetrace.v_gpu_util_histogram, acmetrace.v_trace_comparison;
+DROP TRIGGER load_into_jobs ON acmetrace.trace_seren;
+DROP TRIGGER load_into_jobs ON acmetrace.trace_kalos;
+DROP TRIGGER load_into_jobs ON acmetrace.helios_cluster_log;
+DROP TRIGGER load_into_jobs ON acmetrace.philly_job_log;
+DROP TRIGGER load_into_utilization ON acmetrace.utilization_lines;
+DROP FUNCTION acmetrace._analyze_jobs(bigint), acmetrace._audit(text, double precision, integer),
+              acmetrace._cluster_zone(text), acmetrace._duplicate_error(text, text[]),
+              acmetrace._job_cdf(text, text, double precision[]), acmetrace._known_capacity(text),
+              acmetrace._load_philly(), acmetrace._load_staged(), acmetrace._load_target(text, text),
+              acmetrace._load_utilization(), acmetrace._philly_invalid(text, text, text),
+              acmetrace._philly_time(text, text, text, text),
+              acmetrace._queue_bin_count(double precision, double precision),
+              acmetrace._queue_sketches(text, boolean), acmetrace._round_to(double precision, integer),
+              acmetrace._use_cluster_zone(text),
+              acmetrace.audit(text, double precision, integer), acmetrace.audit_checks(),
+              acmetrace.bin_rows(bigint[], double precision, double precision),
+              acmetrace.bin_rows(bigint[], double precision[]),
+              acmetrace.cancelled_by_queue(text, text, double precision, double precision),
+              acmetrace.cluster_summary(integer), acmetrace.drop_cluster(text),
+              acmetrace.duration_cdf(text, double precision[]), acmetrace.failure_taxonomy(text),
+              acmetrace.generate_jobs(text, integer, integer),
+              acmetrace.generate_util(integer, integer, integer, timestamptz, integer, double precision),
+              acmetrace.gpu_num_boxplot(text), acmetrace.gpu_num_cdf(text, double precision[]),
+              acmetrace.gpu_time_lost(text), acmetrace.gpu_time_lost_weekly(text),
+              acmetrace.helios_cluster_log_csv(text), acmetrace.load_generated(text, text, integer, integer),
+              acmetrace.occupancy_time_bins(acmetrace.occupancy, bigint, bigint, integer, timestamptz, timestamptz),
+              acmetrace.queue_by_occupancy(text, integer, text, bigint),
+              acmetrace.queue_cdf(text, double precision[]),
+              acmetrace.queue_percentiles(text, double precision[], boolean),
+              acmetrace.state_breakdown(text), acmetrace.state_by_type(text), acmetrace.trace_comparison(),
+              acmetrace.trace_kalos_csv(text), acmetrace.trace_seren_csv(text),
+              acmetrace.type_distribution(text), acmetrace.util_cdf(text, text, double precision[]),
+              acmetrace.util_histogram(text, text, integer), acmetrace.util_polarization(text, text);
 
 -- unpivot takes the key column (Philly's machineId) as an argument instead
 -- of recognizing it by name.
@@ -41,47 +63,6 @@ AS 'MODULE_PATHNAME', 'acmetrace_unpivot'
 LANGUAGE C STABLE PARALLEL SAFE ROWS 1000;
 COMMENT ON FUNCTION acmetrace.unpivot(text, text, text) IS
   'One line of a wide utilization CSV as (ts, series, value) rows, one per non-empty value cell; header is the file''s first line. key_column (e.g. Philly''s machineId) names the column that identifies the machine of a line: its cells are not values and series are named <key>/<column>. NULL header or line: no rows.';
-
-CREATE OR REPLACE FUNCTION acmetrace._load_utilization()
-RETURNS trigger
-LANGUAGE plpgsql
-AS $$
-DECLARE
-    metric text := nullif(current_setting('acmetrace.metric', true), '');
-    cl     text := nullif(current_setting('acmetrace.cluster', true), '');
-    hdr    text;
-    key    text;
-BEGIN
-    IF metric IS NULL OR metric !~ '^[A-Za-z][A-Za-z0-9_]*$' THEN
-        RAISE EXCEPTION 'set acmetrace.metric to the metric this file holds (got %)', coalesce(quote_literal(metric), 'nothing')
-            USING ERRCODE = 'invalid_parameter_value',
-                  HINT = 'For example SET acmetrace.metric = ''NODE_CPU_UTILIZATION''; names are letters, digits and _.';
-    END IF;
-    IF cl IS NULL OR cl !~ '^[a-z][a-z0-9_]*$' THEN
-        RAISE EXCEPTION 'set acmetrace.cluster to the cluster this file describes (got %)', coalesce(quote_literal(cl), 'nothing')
-            USING ERRCODE = 'invalid_parameter_value',
-                  HINT = 'For example SET acmetrace.cluster = ''seren''; names are lower case letters, digits and _.';
-    END IF;
-    -- The transition table keeps COPY's order: its first row is the header.
-    SELECT n.line INTO hdr FROM new_rows n LIMIT 1;
-    IF hdr IS NULL OR lower(split_part(hdr, ',', 1)) NOT IN ('time', '"time"') THEN
-        RAISE EXCEPTION 'the first line must be the header (Time,...), got "%"', left(hdr, 60)
-            USING ERRCODE = 'bad_copy_file_format',
-                  HINT = 'Copy the whole file, header included, in one \copy.';
-    END IF;
-    -- Philly's cluster_gpu_util has a row per machine and time: its second
-    -- column, machineId, is the key of the series (m29/gpu0_util, ...).
-    IF split_part(hdr, ',', 2) = 'machineId' THEN
-        key := 'machineId';
-    END IF;
-    INSERT INTO acmetrace.utilization (metric, cluster, ts, series, value)
-    SELECT metric, cl, u.ts, u.series, u.value
-      FROM new_rows n, acmetrace.unpivot(hdr, n.line, key) u
-     WHERE n.line IS DISTINCT FROM hdr AND n.line <> '';
-    DELETE FROM acmetrace.utilization_lines;
-    RETURN NULL;
-END
-$$;
 
 -- occupancy_agg and rollup(occupancy) accumulate into a real type,
 -- acmetrace.occupancy_state, instead of internal (so Citus can split them):
@@ -134,27 +115,27 @@ CREATE TYPE acmetrace.occupancy_state (
 COMMENT ON TYPE acmetrace.occupancy_state IS
   'Partial state of occupancy_agg and rollup(occupancy): the jobs seen so far. Text form v1:<hex>, the serialized state (version, start and end counts, then sorted (time, gpus) start and end events) in lower-case hexadecimal; binary form the same bytes. Checked on input: a state releases no GPUs before allocating them.';
 
-CREATE FUNCTION acmetrace._occupancy_trans(acmetrace.occupancy_state, timestamptz, timestamptz, integer)
+CREATE FUNCTION acmetrace_internal.occupancy_trans(acmetrace.occupancy_state, timestamptz, timestamptz, integer)
 RETURNS acmetrace.occupancy_state
 AS 'MODULE_PATHNAME', 'acmetrace_occupancy_trans'
 LANGUAGE C IMMUTABLE PARALLEL SAFE;
 
-CREATE FUNCTION acmetrace._occupancy_combine(acmetrace.occupancy_state, acmetrace.occupancy_state)
+CREATE FUNCTION acmetrace_internal.occupancy_combine(acmetrace.occupancy_state, acmetrace.occupancy_state)
 RETURNS acmetrace.occupancy_state
 AS 'MODULE_PATHNAME', 'acmetrace_occupancy_combine'
 LANGUAGE C IMMUTABLE PARALLEL SAFE;
 
-CREATE FUNCTION acmetrace._occupancy_final(acmetrace.occupancy_state)
+CREATE FUNCTION acmetrace_internal.occupancy_final(acmetrace.occupancy_state)
 RETURNS acmetrace.occupancy
 AS 'MODULE_PATHNAME', 'acmetrace_occupancy_final'
 LANGUAGE C IMMUTABLE PARALLEL SAFE;
 
 CREATE AGGREGATE acmetrace.occupancy_agg(start_time timestamptz, end_time timestamptz, gpus integer) (
-    SFUNC = acmetrace._occupancy_trans,
+    SFUNC = acmetrace_internal.occupancy_trans,
     STYPE = acmetrace.occupancy_state,
-    FINALFUNC = acmetrace._occupancy_final,
+    FINALFUNC = acmetrace_internal.occupancy_final,
     FINALFUNC_MODIFY = READ_ONLY,
-    COMBINEFUNC = acmetrace._occupancy_combine,
+    COMBINEFUNC = acmetrace_internal.occupancy_combine,
     PARALLEL = SAFE
 );
 COMMENT ON AGGREGATE acmetrace.occupancy_agg(timestamptz, timestamptz, integer) IS
@@ -162,17 +143,17 @@ COMMENT ON AGGREGATE acmetrace.occupancy_agg(timestamptz, timestamptz, integer) 
 
 -- The sum of stored occupancies (shards, months, clusters): the same state,
 -- each value entered as the jobs whose occupancy it is.
-CREATE FUNCTION acmetrace._occupancy_rollup_trans(acmetrace.occupancy_state, acmetrace.occupancy)
+CREATE FUNCTION acmetrace_internal.occupancy_rollup_trans(acmetrace.occupancy_state, acmetrace.occupancy)
 RETURNS acmetrace.occupancy_state
 AS 'MODULE_PATHNAME', 'acmetrace_occupancy_rollup_trans'
 LANGUAGE C IMMUTABLE PARALLEL SAFE;
 
 CREATE AGGREGATE acmetrace.rollup(acmetrace.occupancy) (
-    SFUNC = acmetrace._occupancy_rollup_trans,
+    SFUNC = acmetrace_internal.occupancy_rollup_trans,
     STYPE = acmetrace.occupancy_state,
-    FINALFUNC = acmetrace._occupancy_final,
+    FINALFUNC = acmetrace_internal.occupancy_final,
     FINALFUNC_MODIFY = READ_ONLY,
-    COMBINEFUNC = acmetrace._occupancy_combine,
+    COMBINEFUNC = acmetrace_internal.occupancy_combine,
     PARALLEL = SAFE
 );
 COMMENT ON AGGREGATE acmetrace.rollup(acmetrace.occupancy) IS
@@ -234,45 +215,45 @@ COMMENT ON TYPE acmetrace.bins_state IS
   'Transition state of acmetrace.bins, bins_at, cdf_at and weighted_cdf_at: the aggregate''s arguments and its counts (and weights). Text form v1:<the versioned binary state in hexadecimal>, checked field by field on the way in.';
 
 -- Aggregate support.
-CREATE FUNCTION acmetrace._bins_trans(acmetrace.bins_state, double precision, double precision, double precision, integer)
+CREATE FUNCTION acmetrace_internal.bins_trans(acmetrace.bins_state, double precision, double precision, double precision, integer)
 RETURNS acmetrace.bins_state AS 'MODULE_PATHNAME', 'acmetrace_bins_trans' LANGUAGE C IMMUTABLE PARALLEL SAFE;
-CREATE FUNCTION acmetrace._bins_at_trans(acmetrace.bins_state, double precision, double precision[])
+CREATE FUNCTION acmetrace_internal.bins_at_trans(acmetrace.bins_state, double precision, double precision[])
 RETURNS acmetrace.bins_state AS 'MODULE_PATHNAME', 'acmetrace_bins_at_trans' LANGUAGE C IMMUTABLE PARALLEL SAFE;
-CREATE FUNCTION acmetrace._bins_cdf_trans(acmetrace.bins_state, double precision, double precision[])
+CREATE FUNCTION acmetrace_internal.bins_cdf_trans(acmetrace.bins_state, double precision, double precision[])
 RETURNS acmetrace.bins_state AS 'MODULE_PATHNAME', 'acmetrace_cdf_trans' LANGUAGE C IMMUTABLE PARALLEL SAFE;
-CREATE FUNCTION acmetrace._bins_wcdf_trans(acmetrace.bins_state, double precision, double precision, double precision[])
+CREATE FUNCTION acmetrace_internal.bins_wcdf_trans(acmetrace.bins_state, double precision, double precision, double precision[])
 RETURNS acmetrace.bins_state AS 'MODULE_PATHNAME', 'acmetrace_wcdf_trans' LANGUAGE C IMMUTABLE PARALLEL SAFE;
-CREATE FUNCTION acmetrace._bins_combine(acmetrace.bins_state, acmetrace.bins_state)
+CREATE FUNCTION acmetrace_internal.bins_combine(acmetrace.bins_state, acmetrace.bins_state)
 RETURNS acmetrace.bins_state AS 'MODULE_PATHNAME', 'acmetrace_bins_combine' LANGUAGE C IMMUTABLE PARALLEL SAFE;
-CREATE FUNCTION acmetrace._bins_final(acmetrace.bins_state)
+CREATE FUNCTION acmetrace_internal.bins_final(acmetrace.bins_state)
 RETURNS bigint[] AS 'MODULE_PATHNAME', 'acmetrace_bins_final' LANGUAGE C IMMUTABLE PARALLEL SAFE;
-CREATE FUNCTION acmetrace._bins_cdf_final(acmetrace.bins_state)
+CREATE FUNCTION acmetrace_internal.bins_cdf_final(acmetrace.bins_state)
 RETURNS double precision[] AS 'MODULE_PATHNAME', 'acmetrace_cdf_final' LANGUAGE C IMMUTABLE PARALLEL SAFE;
 
 CREATE AGGREGATE acmetrace.bins(value double precision, lo double precision, hi double precision, nbins integer) (
-    SFUNC = acmetrace._bins_trans, STYPE = acmetrace.bins_state, FINALFUNC = acmetrace._bins_final,
-    COMBINEFUNC = acmetrace._bins_combine, PARALLEL = SAFE
+    SFUNC = acmetrace_internal.bins_trans, STYPE = acmetrace.bins_state, FINALFUNC = acmetrace_internal.bins_final,
+    COMBINEFUNC = acmetrace_internal.bins_combine, PARALLEL = SAFE
 );
 COMMENT ON AGGREGATE acmetrace.bins(double precision, double precision, double precision, integer) IS
   'Counts in nbins equal-width bins over [lo, hi], as bigint[] indexed 0..nbins+1: [0] below lo, [i] bin i (closed on the left, bin nbins also on the right), [nbins+1] above hi. Inside [lo, hi) the bin is width_bucket''s. NULL and NaN values are not counted; no rows give NULL.';
 
 CREATE AGGREGATE acmetrace.bins_at(value double precision, edges double precision[]) (
-    SFUNC = acmetrace._bins_at_trans, STYPE = acmetrace.bins_state, FINALFUNC = acmetrace._bins_final,
-    COMBINEFUNC = acmetrace._bins_combine, PARALLEL = SAFE
+    SFUNC = acmetrace_internal.bins_at_trans, STYPE = acmetrace.bins_state, FINALFUNC = acmetrace_internal.bins_final,
+    COMBINEFUNC = acmetrace_internal.bins_combine, PARALLEL = SAFE
 );
 COMMENT ON AGGREGATE acmetrace.bins_at(double precision, double precision[]) IS
   'Counts between k+1 increasing edges, as bigint[] indexed 0..k+1: [0] below the first edge, [i] for [edge i, edge i+1) (the last bin closed), [k+1] above the last edge. NULL and NaN values are not counted; no rows give NULL.';
 
 CREATE AGGREGATE acmetrace.cdf_at(value double precision, thresholds double precision[]) (
-    SFUNC = acmetrace._bins_cdf_trans, STYPE = acmetrace.bins_state, FINALFUNC = acmetrace._bins_cdf_final,
-    COMBINEFUNC = acmetrace._bins_combine, PARALLEL = SAFE
+    SFUNC = acmetrace_internal.bins_cdf_trans, STYPE = acmetrace.bins_state, FINALFUNC = acmetrace_internal.bins_cdf_final,
+    COMBINEFUNC = acmetrace_internal.bins_combine, PARALLEL = SAFE
 );
 COMMENT ON AGGREGATE acmetrace.cdf_at(double precision, double precision[]) IS
   'Percent of the non-NULL, non-NaN values <= each threshold, in the thresholds'' order (the AcmeTrace notebook''s len(v[v <= x]) / len(v) * 100). No values give NULL.';
 
 CREATE AGGREGATE acmetrace.weighted_cdf_at(value double precision, weight double precision, thresholds double precision[]) (
-    SFUNC = acmetrace._bins_wcdf_trans, STYPE = acmetrace.bins_state, FINALFUNC = acmetrace._bins_cdf_final,
-    COMBINEFUNC = acmetrace._bins_combine, PARALLEL = SAFE
+    SFUNC = acmetrace_internal.bins_wcdf_trans, STYPE = acmetrace.bins_state, FINALFUNC = acmetrace_internal.bins_cdf_final,
+    COMBINEFUNC = acmetrace_internal.bins_combine, PARALLEL = SAFE
 );
 COMMENT ON AGGREGATE acmetrace.weighted_cdf_at(double precision, double precision, double precision[]) IS
   'Percent of the total weight carried by rows with value <= each threshold (rows with a NULL or NaN value or weight are left out; negative or infinite weights are errors). Zero total weight gives NULL.';
@@ -280,11 +261,8 @@ COMMENT ON AGGREGATE acmetrace.weighted_cdf_at(double precision, double precisio
 -- delay_sketch_agg and rollup(delay_sketch) accumulate into the sketch type
 -- itself, kept expanded, instead of internal: Citus splits only aggregates
 -- whose state is a real type, shipping partial states through its text
--- form.  The views over delay_sketch_agg are dropped first and recreated
--- below as a fresh install defines them.  The 0.1.0 support functions' C
--- symbols stay in the library for older SQL.
-DROP VIEW acmetrace.v_queue_delay;
-DROP VIEW acmetrace.queue_delay_summary;
+-- form.  The 0.1.0 support functions' C symbols stay in the library for
+-- older SQL.
 DROP AGGREGATE acmetrace.delay_sketch_agg(double precision);
 DROP AGGREGATE acmetrace.delay_sketch_agg(double precision, double precision);
 DROP AGGREGATE acmetrace.rollup(acmetrace.delay_sketch);
@@ -296,36 +274,36 @@ DROP FUNCTION acmetrace._sketch_serialize(internal);
 DROP FUNCTION acmetrace._sketch_deserialize(bytea, internal);
 DROP FUNCTION acmetrace._sketch_final(internal);
 
-CREATE FUNCTION acmetrace._sketch_trans(acmetrace.delay_sketch, double precision)
+CREATE FUNCTION acmetrace_internal.sketch_trans(acmetrace.delay_sketch, double precision)
 RETURNS acmetrace.delay_sketch
 AS 'MODULE_PATHNAME', 'acmetrace_sketch_trans'
 LANGUAGE C IMMUTABLE PARALLEL SAFE;
 
-CREATE FUNCTION acmetrace._sketch_trans(acmetrace.delay_sketch, double precision, double precision)
+CREATE FUNCTION acmetrace_internal.sketch_trans(acmetrace.delay_sketch, double precision, double precision)
 RETURNS acmetrace.delay_sketch
 AS 'MODULE_PATHNAME', 'acmetrace_sketch_trans'
 LANGUAGE C IMMUTABLE PARALLEL SAFE;
 
-CREATE FUNCTION acmetrace._sketch_combine(acmetrace.delay_sketch, acmetrace.delay_sketch)
+CREATE FUNCTION acmetrace_internal.sketch_combine(acmetrace.delay_sketch, acmetrace.delay_sketch)
 RETURNS acmetrace.delay_sketch
 AS 'MODULE_PATHNAME', 'acmetrace_sketch_combine'
 LANGUAGE C IMMUTABLE PARALLEL SAFE;
 
 CREATE AGGREGATE acmetrace.delay_sketch_agg(value double precision) (
-    SFUNC = acmetrace._sketch_trans,
+    SFUNC = acmetrace_internal.sketch_trans,
     STYPE = acmetrace.delay_sketch,
     SSPACE = 16384,
-    COMBINEFUNC = acmetrace._sketch_combine,
+    COMBINEFUNC = acmetrace_internal.sketch_combine,
     PARALLEL = SAFE
 );
 COMMENT ON AGGREGATE acmetrace.delay_sketch_agg(double precision) IS
   'Sketch of the non-NULL values with relative error 0.005: each percentile is within 0.5% of the value of that rank. Values must be >= 0 and finite; no values give NULL.';
 
 CREATE AGGREGATE acmetrace.delay_sketch_agg(value double precision, relative_error double precision) (
-    SFUNC = acmetrace._sketch_trans,
+    SFUNC = acmetrace_internal.sketch_trans,
     STYPE = acmetrace.delay_sketch,
     SSPACE = 16384,
-    COMBINEFUNC = acmetrace._sketch_combine,
+    COMBINEFUNC = acmetrace_internal.sketch_combine,
     PARALLEL = SAFE
 );
 COMMENT ON AGGREGATE acmetrace.delay_sketch_agg(double precision, double precision) IS
@@ -333,44 +311,15 @@ COMMENT ON AGGREGATE acmetrace.delay_sketch_agg(double precision, double precisi
 
 -- Rolling up is combining: one function is both transition and combine.
 CREATE AGGREGATE acmetrace.rollup(acmetrace.delay_sketch) (
-    SFUNC = acmetrace._sketch_combine,
+    SFUNC = acmetrace_internal.sketch_combine,
     STYPE = acmetrace.delay_sketch,
     SSPACE = 16384,
-    COMBINEFUNC = acmetrace._sketch_combine,
+    COMBINEFUNC = acmetrace_internal.sketch_combine,
     PARALLEL = SAFE
 );
 COMMENT ON AGGREGATE acmetrace.rollup(acmetrace.delay_sketch) IS
   'Merges stored sketches into one, exactly as if one sketch had seen all their values. The sketches must share a relative error; NULLs are skipped.';
 
-CREATE VIEW acmetrace.queue_delay_summary AS
-SELECT s.cluster, s.type, acmetrace.count(s.sk) AS jobs,
-       acmetrace.percentile(s.sk, 0.5) AS p50_s,
-       acmetrace.percentile(s.sk, 0.9) AS p90_s,
-       acmetrace.percentile(s.sk, 0.99) AS p99_s,
-       acmetrace.mean(s.sk) AS mean_s,
-       acmetrace.max(s.sk) AS max_s
-  FROM (SELECT j.cluster, j.type, acmetrace.delay_sketch_agg(j.wait_s) AS sk
-          FROM acmetrace.jobs j
-         WHERE j.wait_s >= 0
-         GROUP BY j.cluster, j.type) s;
-COMMENT ON VIEW acmetrace.queue_delay_summary IS
-  'Queueing delay per cluster and job type: jobs, p50/p90/p99 (within 0.5%), mean and max in seconds. Jobs that never started or started before their submit time are left out.';
--- views.sql sets security_invoker on every view of the extension.
-ALTER VIEW acmetrace.queue_delay_summary SET (security_invoker = true);
-
-CREATE VIEW acmetrace.v_queue_delay WITH (security_invoker = true) AS
-    SELECT * FROM acmetrace.queue_delay_summary;
-COMMENT ON VIEW acmetrace.v_queue_delay IS
-  'Queueing delay percentiles per cluster and job type, within 0.5% (acmetrace.queue_delay_summary).';
--- The column comments views.sql gives v_queue_delay.
-COMMENT ON COLUMN acmetrace.v_queue_delay.cluster IS 'Cluster name (acmetrace.clusters.cluster)';
-COMMENT ON COLUMN acmetrace.v_queue_delay.type IS 'Job type as published; NULL when the trace has no types';
-COMMENT ON COLUMN acmetrace.v_queue_delay.jobs IS 'Jobs that started (wait_s >= 0), CPU jobs included';
-COMMENT ON COLUMN acmetrace.v_queue_delay.p50_s IS 'Median queueing delay (start - submit), seconds, within 0.5%';
-COMMENT ON COLUMN acmetrace.v_queue_delay.p90_s IS '90th percentile of queueing delay, seconds, within 0.5%';
-COMMENT ON COLUMN acmetrace.v_queue_delay.p99_s IS '99th percentile of queueing delay, seconds, within 0.5%';
-COMMENT ON COLUMN acmetrace.v_queue_delay.mean_s IS 'Mean queueing delay, seconds';
-COMMENT ON COLUMN acmetrace.v_queue_delay.max_s IS 'Largest queueing delay, seconds';
 
 -- ---- Utilization: compressed per-series blocks (issue 19) ----
 CREATE TYPE acmetrace.samples;
@@ -433,14 +382,14 @@ COMMENT ON FUNCTION acmetrace.samples_between(acmetrace.samples, timestamptz, ti
 
 -- samples_agg: the state is a samples value, kept expanded while the
 -- aggregate runs; combining two is their union.
-CREATE FUNCTION acmetrace._samples_trans(acmetrace.samples, timestamptz, double precision)
+CREATE FUNCTION acmetrace_internal.samples_trans(acmetrace.samples, timestamptz, double precision)
 RETURNS acmetrace.samples AS 'MODULE_PATHNAME', 'acmetrace_samples_trans' LANGUAGE C IMMUTABLE PARALLEL SAFE;
-CREATE FUNCTION acmetrace._samples_combine(acmetrace.samples, acmetrace.samples)
+CREATE FUNCTION acmetrace_internal.samples_combine(acmetrace.samples, acmetrace.samples)
 RETURNS acmetrace.samples AS 'MODULE_PATHNAME', 'acmetrace_samples_combine' LANGUAGE C IMMUTABLE PARALLEL SAFE;
 
 CREATE AGGREGATE acmetrace.samples_agg(ts timestamptz, value double precision) (
-    SFUNC = acmetrace._samples_trans, STYPE = acmetrace.samples,
-    COMBINEFUNC = acmetrace._samples_combine, PARALLEL = SAFE
+    SFUNC = acmetrace_internal.samples_trans, STYPE = acmetrace.samples,
+    COMBINEFUNC = acmetrace_internal.samples_combine, PARALLEL = SAFE
 );
 COMMENT ON AGGREGATE acmetrace.samples_agg(timestamptz, double precision) IS
   'The rows'' samples as one samples value, in time order. Rows with a NULL time or value, or a NaN value, are left out; a time given twice with the same value is kept once, with two different values it is an error; at most 16,777,216 samples (group by series and day). No rows give NULL.';
@@ -449,54 +398,54 @@ COMMENT ON AGGREGATE acmetrace.samples_agg(timestamptz, double precision) IS
 -- over the block's values one by one.  COST: a call reads a whole block (a
 -- day is 5,760 samples, or its value counts): enough for the planner to
 -- use workers on a month of blocks, not on a day's 2,288.
-CREATE FUNCTION acmetrace._bins_samples_trans(acmetrace.bins_state, acmetrace.samples, double precision, double precision, integer)
+CREATE FUNCTION acmetrace_internal.bins_samples_trans(acmetrace.bins_state, acmetrace.samples, double precision, double precision, integer)
 RETURNS acmetrace.bins_state AS 'MODULE_PATHNAME', 'acmetrace_bins_samples_trans' LANGUAGE C IMMUTABLE PARALLEL SAFE COST 200;
-CREATE FUNCTION acmetrace._bins_at_samples_trans(acmetrace.bins_state, acmetrace.samples, double precision[])
+CREATE FUNCTION acmetrace_internal.bins_at_samples_trans(acmetrace.bins_state, acmetrace.samples, double precision[])
 RETURNS acmetrace.bins_state AS 'MODULE_PATHNAME', 'acmetrace_bins_at_samples_trans' LANGUAGE C IMMUTABLE PARALLEL SAFE COST 200;
-CREATE FUNCTION acmetrace._bins_cdf_samples_trans(acmetrace.bins_state, acmetrace.samples, double precision[])
+CREATE FUNCTION acmetrace_internal.bins_cdf_samples_trans(acmetrace.bins_state, acmetrace.samples, double precision[])
 RETURNS acmetrace.bins_state AS 'MODULE_PATHNAME', 'acmetrace_cdf_samples_trans' LANGUAGE C IMMUTABLE PARALLEL SAFE COST 200;
-CREATE FUNCTION acmetrace._sketch_samples_trans(acmetrace.delay_sketch, acmetrace.samples)
+CREATE FUNCTION acmetrace_internal.sketch_samples_trans(acmetrace.delay_sketch, acmetrace.samples)
 RETURNS acmetrace.delay_sketch AS 'MODULE_PATHNAME', 'acmetrace_sketch_samples_trans' LANGUAGE C IMMUTABLE PARALLEL SAFE COST 200;
-CREATE FUNCTION acmetrace._sketch_samples_trans(acmetrace.delay_sketch, acmetrace.samples, double precision)
+CREATE FUNCTION acmetrace_internal.sketch_samples_trans(acmetrace.delay_sketch, acmetrace.samples, double precision)
 RETURNS acmetrace.delay_sketch AS 'MODULE_PATHNAME', 'acmetrace_sketch_samples_trans' LANGUAGE C IMMUTABLE PARALLEL SAFE COST 200;
 
 CREATE AGGREGATE acmetrace.bins(s acmetrace.samples, lo double precision, hi double precision, nbins integer) (
-    SFUNC = acmetrace._bins_samples_trans, STYPE = acmetrace.bins_state, FINALFUNC = acmetrace._bins_final,
-    COMBINEFUNC = acmetrace._bins_combine, PARALLEL = SAFE
+    SFUNC = acmetrace_internal.bins_samples_trans, STYPE = acmetrace.bins_state, FINALFUNC = acmetrace_internal.bins_final,
+    COMBINEFUNC = acmetrace_internal.bins_combine, PARALLEL = SAFE
 );
 COMMENT ON AGGREGATE acmetrace.bins(acmetrace.samples, double precision, double precision, integer) IS
   'bins(value, lo, hi, nbins) over every value of the blocks: the same bigint[] as over the values one by one.';
 
 CREATE AGGREGATE acmetrace.bins_at(s acmetrace.samples, edges double precision[]) (
-    SFUNC = acmetrace._bins_at_samples_trans, STYPE = acmetrace.bins_state, FINALFUNC = acmetrace._bins_final,
-    COMBINEFUNC = acmetrace._bins_combine, PARALLEL = SAFE
+    SFUNC = acmetrace_internal.bins_at_samples_trans, STYPE = acmetrace.bins_state, FINALFUNC = acmetrace_internal.bins_final,
+    COMBINEFUNC = acmetrace_internal.bins_combine, PARALLEL = SAFE
 );
 COMMENT ON AGGREGATE acmetrace.bins_at(acmetrace.samples, double precision[]) IS
   'bins_at(value, edges) over every value of the blocks.';
 
 CREATE AGGREGATE acmetrace.cdf_at(s acmetrace.samples, thresholds double precision[]) (
-    SFUNC = acmetrace._bins_cdf_samples_trans, STYPE = acmetrace.bins_state, FINALFUNC = acmetrace._bins_cdf_final,
-    COMBINEFUNC = acmetrace._bins_combine, PARALLEL = SAFE
+    SFUNC = acmetrace_internal.bins_cdf_samples_trans, STYPE = acmetrace.bins_state, FINALFUNC = acmetrace_internal.bins_cdf_final,
+    COMBINEFUNC = acmetrace_internal.bins_combine, PARALLEL = SAFE
 );
 COMMENT ON AGGREGATE acmetrace.cdf_at(acmetrace.samples, double precision[]) IS
   'cdf_at(value, thresholds) over every value of the blocks.';
 
 CREATE AGGREGATE acmetrace.delay_sketch_agg(s acmetrace.samples) (
-    SFUNC = acmetrace._sketch_samples_trans, STYPE = acmetrace.delay_sketch,
-    COMBINEFUNC = acmetrace._sketch_combine, PARALLEL = SAFE
+    SFUNC = acmetrace_internal.sketch_samples_trans, STYPE = acmetrace.delay_sketch,
+    COMBINEFUNC = acmetrace_internal.sketch_combine, PARALLEL = SAFE
 );
 COMMENT ON AGGREGATE acmetrace.delay_sketch_agg(acmetrace.samples) IS
   'delay_sketch_agg(value) over every value of the blocks: percentiles of utilization within 0.5% (small integers exact). Negative values are refused.';
 
 CREATE AGGREGATE acmetrace.delay_sketch_agg(s acmetrace.samples, relative_error double precision) (
-    SFUNC = acmetrace._sketch_samples_trans, STYPE = acmetrace.delay_sketch,
-    COMBINEFUNC = acmetrace._sketch_combine, PARALLEL = SAFE
+    SFUNC = acmetrace_internal.sketch_samples_trans, STYPE = acmetrace.delay_sketch,
+    COMBINEFUNC = acmetrace_internal.sketch_combine, PARALLEL = SAFE
 );
 COMMENT ON AGGREGATE acmetrace.delay_sketch_agg(acmetrace.samples, double precision) IS
   'delay_sketch_agg(value, relative_error) over every value of the blocks.';
 
 -- The exact sum the loader stores beside each block (numeric).
-CREATE FUNCTION acmetrace._samples_sum(acmetrace.samples)
+CREATE FUNCTION acmetrace_internal.samples_sum(acmetrace.samples)
 RETURNS numeric
 AS 'MODULE_PATHNAME', 'acmetrace_samples_sum'
 LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
@@ -505,11 +454,9 @@ LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
 -- series.  A sample stored twice with the same value is kept once; two
 -- different values at one time stop the update (samples_agg's error).
 ALTER TABLE acmetrace.utilization RENAME TO _utilization_0_3_rows;
-DROP TRIGGER load_into_utilization ON acmetrace.utilization_lines;
-DROP FUNCTION acmetrace._load_utilization();
 
 CREATE TABLE acmetrace.utilization_blocks (
-    metric   text NOT NULL,
+    metric   text NOT NULL CONSTRAINT metric_is_upper_case CHECK (metric ~ '^[A-Z][A-Z0-9_]*$'),
     cluster  text NOT NULL,
     day      date NOT NULL,
     series   text NOT NULL,
@@ -528,9 +475,9 @@ SELECT pg_catalog.pg_extension_config_dump('acmetrace.utilization_blocks', '');
 
 INSERT INTO acmetrace.utilization_blocks (metric, cluster, day, series, n, min, max, sum, first_ts, last_ts, samples)
 SELECT b.metric, b.cluster, b.day, b.series, (b.i).samples, (b.i).min, (b.i).max,
-       acmetrace._samples_sum(b.s), (b.i).first_ts, (b.i).last_ts, b.s
+       acmetrace_internal.samples_sum(b.s), (b.i).first_ts, (b.i).last_ts, b.s
   FROM (SELECT a.*, acmetrace.samples_info(a.s) AS i
-          FROM (SELECT r.metric, r.cluster, (r.ts AT TIME ZONE 'UTC')::date AS day, r.series,
+          FROM (SELECT upper(r.metric) AS metric, r.cluster, (r.ts AT TIME ZONE 'UTC')::date AS day, r.series,
                        acmetrace.samples_agg(r.ts, r.value) AS s
                   FROM acmetrace._utilization_0_3_rows r
                  GROUP BY 1, 2, 3, 4) a) b
@@ -553,94 +500,7 @@ $$;
 ALTER EXTENSION acmetrace DROP TABLE acmetrace._utilization_0_3_rows;
 DROP TABLE acmetrace._utilization_0_3_rows;
 
--- The long rows of releases before 0.4.0, for SQL written against them.
-CREATE VIEW acmetrace.utilization AS
-SELECT u.value, u.ts, b.metric, b.cluster, b.series
-  FROM acmetrace.utilization_blocks b
- CROSS JOIN LATERAL acmetrace.unnest(b.samples) u;
-COMMENT ON VIEW acmetrace.utilization IS
-  'Utilization samples as long rows (value, ts, metric, cluster, series), decoded from acmetrace.utilization_blocks: filters on metric, cluster and series skip whole blocks; aggregates over blocks (acmetrace.bins(samples, ...)) avoid the rows altogether.';
-
--- Per-series statistics straight from the block summaries.
-CREATE VIEW acmetrace.utilization_series AS
-SELECT b.metric, b.cluster, b.series, sum(b.n)::bigint AS samples,
-       (sum(b.sum) / sum(b.n))::double precision AS mean,
-       min(b.min) AS min, max(b.max) AS max,
-       min(b.first_ts) AS first_ts, max(b.last_ts) AS last_ts
-  FROM acmetrace.utilization_blocks b
- GROUP BY b.metric, b.cluster, b.series;
-COMMENT ON VIEW acmetrace.utilization_series IS
-  'Per series: samples, exact mean (numeric sum / count, rounded once to float8), min, max, first and last time, from the block summaries without decoding a sample.';
-
 COMMENT ON TABLE acmetrace.utilization_lines IS
   'COPY target for wide utilization files, one line per row: each line is streamed into acmetrace.utilization_blocks as it arrives (always empty).';
 
-CREATE FUNCTION acmetrace._utilization_load()
-RETURNS trigger
-AS 'MODULE_PATHNAME', 'acmetrace_utilization_load'
-LANGUAGE C;
-
-CREATE TRIGGER load_begin BEFORE INSERT ON acmetrace.utilization_lines
-    FOR EACH STATEMENT EXECUTE FUNCTION acmetrace._utilization_load();
-CREATE TRIGGER load_line BEFORE INSERT ON acmetrace.utilization_lines
-    FOR EACH ROW EXECUTE FUNCTION acmetrace._utilization_load();
-CREATE TRIGGER load_end AFTER INSERT ON acmetrace.utilization_lines
-    FOR EACH STATEMENT EXECUTE FUNCTION acmetrace._utilization_load();
-
--- The utilization analyses read the blocks.
-CREATE OR REPLACE FUNCTION acmetrace.util_cdf(metric text, cluster text DEFAULT NULL,
-                                   thresholds double precision[] DEFAULT acmetrace.steps(0, 100, 1))
-RETURNS TABLE (cluster text, x double precision, percent double precision)
-LANGUAGE sql STABLE PARALLEL SAFE
-AS $$
-SELECT g.cluster, u.x, u.percent
-  FROM (SELECT b.cluster, acmetrace.cdf_at(b.samples, thresholds) AS cdf
-          FROM acmetrace.utilization_blocks b
-         WHERE b.metric = util_cdf.metric AND (util_cdf.cluster IS NULL OR b.cluster = util_cdf.cluster)
-         GROUP BY b.cluster) g,
-       unnest(thresholds, g.cdf) u(x, percent)
- ORDER BY g.cluster, u.x
-$$;
-COMMENT ON FUNCTION acmetrace.util_cdf(text, text, double precision[]) IS
-  'CDF (percent) of a utilization metric over all its samples, per cluster, at each threshold (default 0..100), counted straight from the compressed blocks.';
-
-CREATE OR REPLACE FUNCTION acmetrace.util_histogram(metric text, cluster text DEFAULT NULL, nbins integer DEFAULT 10)
-RETURNS TABLE (cluster text, bin integer, bin_lo double precision, bin_hi double precision, series bigint,
-               percent double precision, cumulative_percent double precision)
-LANGUAGE sql STABLE PARALLEL SAFE
-AS $$
-SELECT h.cluster, r.bin, r.bin_lo, r.bin_hi, r.count, r.percent, r.cumulative_percent
-  FROM (SELECT a.cluster, acmetrace.bins(a.mean, 0, 100, nbins) AS counts
-          FROM (SELECT b.cluster, (sum(b.sum) / sum(b.n))::double precision AS mean
-                  FROM acmetrace.utilization_blocks b
-                 WHERE b.metric = util_histogram.metric
-                   AND (util_histogram.cluster IS NULL OR b.cluster = util_histogram.cluster)
-                 GROUP BY b.cluster, b.series) a
-         GROUP BY a.cluster) h,
-       acmetrace.bin_rows(h.counts, 0, 100) r
- ORDER BY h.cluster, r.bin
-$$;
-COMMENT ON FUNCTION acmetrace.util_histogram(text, text, integer) IS
-  'Histogram of the per-series (per-GPU or per-server) average of a utilization metric in nbins equal bins over 0..100, per cluster: the Spark study''s 10% bins. Averages are exact (the blocks'' numeric sums over their counts, rounded once) and read from the block summaries without decoding a sample. Bins 0 and nbins+1 count averages below 0 and above 100.';
-
--- Counted with bins_at: [0] is v < the float8 just above 1 (v <= 1), [2] and
--- [3] are v >= 99; percents as count(*) FILTER (...)::float8 / count(*) * 100.
-CREATE OR REPLACE FUNCTION acmetrace.util_polarization(metric text, cluster text DEFAULT NULL)
-RETURNS TABLE (cluster text, samples bigint, percent_at_most_1 double precision, percent_at_least_99 double precision)
-LANGUAGE sql STABLE PARALLEL SAFE
-AS $$
-SELECT g.cluster, g.samples, g.c[0]::float8 / g.samples * 100, (g.c[2] + g.c[3])::float8 / g.samples * 100
-  FROM (SELECT b.cluster, sum(b.n)::bigint AS samples,
-               acmetrace.bins_at(b.samples, ARRAY[1 + 2::float8 ^ -52, 99, 1.7976931348623157e308]) AS c
-          FROM acmetrace.utilization_blocks b
-         WHERE b.metric = util_polarization.metric
-           AND (util_polarization.cluster IS NULL OR b.cluster = util_polarization.cluster)
-         GROUP BY b.cluster) g
- ORDER BY g.cluster
-$$;
-COMMENT ON FUNCTION acmetrace.util_polarization(text, text) IS
-  'How polarized a utilization metric is, per cluster: the percent of samples at or below 1 and at or above 99.';
-
--- views.sql sets security_invoker on every view of the extension.
-ALTER VIEW acmetrace.utilization SET (security_invoker = true);
-ALTER VIEW acmetrace.utilization_series SET (security_invoker = true);
+-- ---- The surface of 0.4.0 (src/install/surface/) follows. ----

@@ -9,7 +9,7 @@
 CREATE VIEW acmetrace.v_cluster_summary WITH (security_invoker = true) AS
     SELECT * FROM acmetrace.cluster_summary(NULL);
 COMMENT ON VIEW acmetrace.v_cluster_summary IS
-  'acmetrace.cluster_summary() unrounded: the published acme_cluster_summary.csv columns per loaded cluster.';
+  'acmetrace.cluster_summary(): the published acme_cluster_summary.csv columns per loaded cluster, rounded to 3 decimals as published.';
 
 CREATE VIEW acmetrace.v_final_states WITH (security_invoker = true) AS
     SELECT * FROM acmetrace.state_breakdown(NULL);
@@ -39,7 +39,7 @@ COMMENT ON VIEW acmetrace.v_duration_cdf IS
 CREATE VIEW acmetrace.v_queue_cdf WITH (security_invoker = true) AS
     SELECT * FROM acmetrace.queue_cdf(NULL);
 COMMENT ON VIEW acmetrace.v_queue_cdf IS
-  'CDF of GPU job queueing delay at 1, 2, 4, ... 2^21 s, per cluster and type (acmetrace.queue_cdf).';
+  'CDF of the queueing delay (start - submit) of GPU jobs at 0, 1, 2, 4, ... 2^21 s, per cluster and type (acmetrace.queue_cdf).';
 
 CREATE VIEW acmetrace.v_gpu_num_cdf WITH (security_invoker = true) AS
     SELECT * FROM acmetrace.gpu_num_cdf(NULL);
@@ -47,17 +47,14 @@ COMMENT ON VIEW acmetrace.v_gpu_num_cdf IS
   'CDF of GPU count at 0..1024 by job count and by GPU time, per cluster (acmetrace.gpu_num_cdf).';
 
 CREATE VIEW acmetrace.v_queue_by_occupancy WITH (security_invoker = true) AS
-    SELECT c.cluster, q.type, q.bin, q.gpus_from, q.gpus_to, q.jobs,
-           q.mean_queue_s, q.median_queue_s, q.p90_queue_s
-      FROM acmetrace.clusters c,
-           LATERAL acmetrace.queue_by_occupancy(c.cluster) q;
+    SELECT * FROM acmetrace.queue_by_occupancy(NULL);
 COMMENT ON VIEW acmetrace.v_queue_by_occupancy IS
-  'Queueing delay of GPU jobs per cluster, type and tenth of GPU capacity allocated when they were submitted (acmetrace.queue_by_occupancy with 10 bins).';
+  'Queueing delay (start - submit) of GPU jobs per cluster, type and tenth of GPU capacity allocated when they were submitted (acmetrace.queue_by_occupancy with 10 bins).';
 
 CREATE VIEW acmetrace.v_cancelled_eval_by_queue WITH (security_invoker = true) AS
     SELECT * FROM acmetrace.cancelled_by_queue(NULL, 'Eval', 20, 300);
 COMMENT ON VIEW acmetrace.v_cancelled_eval_by_queue IS
-  'Eval GPU jobs by queueing delay in 20 s bins up to 300 s, then over 300 s: jobs and cancellations (acmetrace.cancelled_by_queue).';
+  'Eval GPU jobs by queueing delay (start - submit) in 20 s bins up to 300 s, then over 300 s: jobs and cancellations (acmetrace.cancelled_by_queue).';
 
 CREATE VIEW acmetrace.v_gpu_time_lost WITH (security_invoker = true) AS
     SELECT * FROM acmetrace.gpu_time_lost(NULL);
@@ -75,12 +72,16 @@ COMMENT ON VIEW acmetrace.v_failure_taxonomy IS
   'Failures by category and reason with their GPU demand, duration and GPU time (acmetrace.failure_taxonomy over acmetrace.failure_reasons).';
 
 CREATE VIEW acmetrace.v_queue_delay WITH (security_invoker = true) AS
-    SELECT * FROM acmetrace.queue_delay_summary;
+    SELECT q.cluster, q.type, q.jobs,
+           q.percentiles[1] AS p50_s, q.percentiles[2] AS p90_s, q.percentiles[3] AS p99_s,
+           acmetrace_internal.sig3(acmetrace.mean(q.sketch)) AS mean_s,
+           acmetrace_internal.sig3(acmetrace.max(q.sketch)) AS max_s
+      FROM acmetrace.queue_percentiles(NULL) q;
 COMMENT ON VIEW acmetrace.v_queue_delay IS
-  'Queueing delay percentiles per cluster and job type, within 0.5% (acmetrace.queue_delay_summary).';
+  'Queueing delay (start - submit) of GPU jobs per cluster, for all types (type NULL) and per type: p50/p90/p99 within 0.5%, mean and max, seconds with 3 significant digits (acmetrace.queue_percentiles).';
 
 CREATE VIEW acmetrace.v_gpu_util_histogram WITH (security_invoker = true) AS
-    SELECT * FROM acmetrace.util_histogram('GPU_UTIL', NULL, 10);
+    SELECT * FROM acmetrace.util_histogram(NULL, 'GPU_UTIL', 10);
 COMMENT ON VIEW acmetrace.v_gpu_util_histogram IS
   'Per-GPU average GPU_UTIL in 10% bins per cluster, the Spark study''s histogram (acmetrace.util_histogram).';
 
@@ -105,54 +106,50 @@ DO $do$
 DECLARE
     common jsonb := $j${
       "cluster": "Cluster name (acmetrace.clusters.cluster)",
-      "type": "Job type as published (Pretrain, Eval, SFT, MLLM, Debug, Other); NULL when the trace has no types, or for the all-types row of a CDF",
+      "type": "Job type as published (Pretrain, Eval, SFT, MLLM, Debug, Other); NULL when the trace has no types, or for the all-types row",
       "final_state": "COMPLETED, CANCELLED or FAILED (TIMEOUT and NODE_FAIL count as FAILED)",
       "jobs": "Number of GPU jobs",
-      "gpu_jobs": "Number of GPU jobs (gpu_num > 0)",
-      "job_share": "Share of the jobs, 0..1",
+      "job_pct": "Percent of the jobs (0..100, 2 decimals)",
       "gpu_time": "GPU time in GPU-seconds: published duration x gpu_num",
-      "gpu_time_share": "Share of the GPU time, 0..1",
+      "gpu_time_pct": "Percent of the GPU time (0..100, 2 decimals)",
       "x": "Threshold: the CDF counts values at or below x",
-      "percent": "Percent of jobs with a value at or below x",
-      "job_percent": "Percent of GPU jobs using at most x GPUs",
-      "gpu_time_percent": "Percent of GPU time spent by jobs using at most x GPUs",
+      "cdf_pct": "Percent of the line's jobs with a value at or below x (2 decimals)",
       "min": "Smallest gpu_num",
-      "q1": "First quartile of gpu_num (linear interpolation)",
-      "median": "Median gpu_num",
-      "q3": "Third quartile of gpu_num (linear interpolation)",
+      "q1": "First quartile of gpu_num (linear interpolation, 2 decimals)",
+      "median": "Median gpu_num (2 decimals)",
+      "q3": "Third quartile of gpu_num (linear interpolation, 2 decimals)",
       "max": "Largest gpu_num",
       "lower_whisker": "Smallest gpu_num at or above q1 - 1.5 IQR",
       "upper_whisker": "Largest gpu_num at or below q3 + 1.5 IQR",
       "outliers": "Jobs outside the whiskers",
       "bin": "Bin number, from 1; the last bin is open-ended",
-      "gpus_from": "Allocated GPUs at the start of the bin (inclusive)",
-      "gpus_to": "Allocated GPUs at the end of the bin (exclusive); NULL for the bin at or over capacity",
-      "mean_queue_s": "Mean published queueing delay, seconds",
-      "median_queue_s": "Median published queueing delay, seconds (exact)",
-      "p90_queue_s": "90th percentile of published queueing delay, seconds (exact)",
-      "queue_from": "Queueing delay at the start of the bin, seconds (inclusive)",
-      "queue_to": "Queueing delay at the end of the bin, seconds (exclusive); NULL for the open last bin",
+      "gpus_from": "Allocated GPUs at the start of the bin (inclusive, 1 decimal)",
+      "gpus_to": "Allocated GPUs at the end of the bin (exclusive, 1 decimal); NULL for the bin at or over capacity",
+      "mean_queue_s": "Mean queueing delay (start - submit), seconds, 3 significant digits",
+      "median_queue_s": "Median queueing delay, seconds (exact, 3 significant digits)",
+      "p90_queue_s": "90th percentile of queueing delay, seconds (exact, 3 significant digits)",
+      "queue_from_s": "Queueing delay at the start of the bin, seconds (inclusive)",
+      "queue_to_s": "Queueing delay at the end of the bin, seconds (exclusive); NULL for the open last bin",
       "cancelled": "Jobs in the bin that were cancelled",
-      "cancelled_percent": "Percent of the bin's jobs that were cancelled; NULL for an empty bin",
+      "cancelled_pct": "Percent cancelled (2 decimals); NULL for an empty bin",
       "failed_gpu_time": "GPU time of failed jobs (TIMEOUT and NODE_FAIL included), GPU-seconds",
       "cancelled_gpu_time": "GPU time of cancelled jobs, GPU-seconds",
-      "failed_share": "failed_gpu_time / gpu_time",
-      "cancelled_share": "cancelled_gpu_time / gpu_time",
+      "failed_pct": "failed_gpu_time as a percent of gpu_time (2 decimals)",
       "week": "Monday of the week the jobs ended, in the cluster's time zone",
       "category": "Failure category from acmetrace.failure_reasons; NULL for failed jobs nobody classified",
       "reason": "Failure reason from acmetrace.failure_reasons; NULL for failed jobs nobody classified",
-      "avg_gpus": "Average gpu_num",
-      "avg_minutes": "Average published duration, minutes",
-      "p50_s": "Median queueing delay (start - submit), seconds, within 0.5%",
-      "p90_s": "90th percentile of queueing delay, seconds, within 0.5%",
-      "p99_s": "99th percentile of queueing delay, seconds, within 0.5%",
-      "mean_s": "Mean queueing delay, seconds",
-      "max_s": "Largest queueing delay, seconds",
+      "avg_gpus": "Average gpu_num (2 decimals)",
+      "avg_minutes": "Average published duration, minutes (3 significant digits)",
+      "p50_s": "Median queueing delay (start - submit), seconds, within 0.5%, 3 significant digits",
+      "p90_s": "90th percentile of queueing delay, seconds, within 0.5%, 3 significant digits",
+      "p99_s": "99th percentile of queueing delay, seconds, within 0.5%, 3 significant digits",
+      "mean_s": "Mean queueing delay, seconds, 3 significant digits",
+      "max_s": "Largest queueing delay, seconds, 3 significant digits",
       "bin_lo": "Lower edge of the bin (inclusive)",
       "bin_hi": "Upper edge of the bin (exclusive, except 100 in the last bin)",
       "series": "Number of GPUs (or servers) whose average falls in the bin",
-      "cumulative_percent": "Percent of GPUs in this bin or below",
-      "id": "Cluster name (the published file's id column)",
+      "series_pct": "Percent of GPUs (or servers) whose average falls in the bin (2 decimals)",
+      "cumulative_pct": "Percent of GPUs in this bin or below (2 decimals)",
       "job_num": "All jobs",
       "cpu_job_num": "CPU jobs (gpu_num = 0)",
       "gpu_job_num": "GPU jobs (gpu_num > 0)",
@@ -160,45 +157,51 @@ DECLARE
       "avg_que_time_gpu": "Mean published queue of GPU jobs, seconds",
       "avg_gpu_num": "Mean gpu_num of GPU jobs",
       "med_run_time_gpu": "Median duration of GPU jobs (mean of the two middle values), seconds",
-      "med_que_time_gpu": "Median queue of GPU jobs, seconds",
+      "med_que_time_gpu": "Median published queue of GPU jobs, seconds",
       "med_gpu_num": "Median gpu_num of GPU jobs",
       "max_run_time_gpu": "Longest duration of a GPU job, seconds",
       "max_gpu": "Largest gpu_num",
-      "complete_rate_gpu": "Share of GPU jobs with state COMPLETED",
-      "cancel_rate_gpu": "Share of GPU jobs with state CANCELLED",
+      "complete_rate_gpu": "Share of GPU jobs with state COMPLETED, 0..1 as published",
+      "cancel_rate_gpu": "Share of GPU jobs with state CANCELLED, 0..1 as published",
       "fail_rate_gpu": "1 - cancel_rate_gpu - complete_rate_gpu: FAILED, TIMEOUT and NODE_FAIL",
       "complete_gpu_time": "GPU time (duration x gpu_num) of completed GPU jobs, GPU-seconds",
       "cancel_gpu_time": "GPU time of cancelled GPU jobs, GPU-seconds",
       "fail_gpu_time": "GPU time of all GPU jobs minus completed minus cancelled, GPU-seconds",
-      "complete_rate_gpu_time": "complete_gpu_time / GPU time of all GPU jobs",
-      "cancel_rate_gpu_time": "cancel_gpu_time / GPU time of all GPU jobs",
-      "fail_rate_gpu_time": "fail_gpu_time / GPU time of all GPU jobs",
+      "complete_rate_gpu_time": "complete_gpu_time / GPU time of all GPU jobs, 0..1 as published",
+      "cancel_rate_gpu_time": "cancel_gpu_time / GPU time of all GPU jobs, 0..1 as published",
+      "fail_rate_gpu_time": "fail_gpu_time / GPU time of all GPU jobs, 0..1 as published",
       "avg_run_time_cpu": "Mean duration of CPU jobs, seconds; NULL without CPU jobs",
-      "avg_que_time_cpu": "Mean queue of CPU jobs, seconds",
+      "avg_que_time_cpu": "Mean published queue of CPU jobs, seconds",
       "med_run_time_cpu": "Median duration of CPU jobs, seconds",
-      "med_que_time_cpu": "Median queue of CPU jobs, seconds",
-      "complete_rate_cpu": "Share of CPU jobs with state COMPLETED",
-      "cancel_rate_cpu": "Share of CPU jobs with state CANCELLED",
+      "med_que_time_cpu": "Median published queue of CPU jobs, seconds",
+      "complete_rate_cpu": "Share of CPU jobs with state COMPLETED, 0..1 as published",
+      "cancel_rate_cpu": "Share of CPU jobs with state CANCELLED, 0..1 as published",
       "fail_rate_cpu": "1 - cancel_rate_cpu - complete_rate_cpu"
     }$j$;
     specific jsonb := $j${
-      "v_final_states_by_type.job_share": "Share of the type's GPU jobs in this state, 0..1",
-      "v_final_states_by_type.gpu_time_share": "Share of the type's GPU time spent by jobs in this state, 0..1",
-      "v_final_states.job_share": "Share of the cluster's GPU jobs in this state, 0..1",
-      "v_final_states.gpu_time_share": "Share of the cluster's GPU time spent by jobs in this state, 0..1",
+      "v_final_states_by_type.job_pct": "Percent of the type's GPU jobs in this state (2 decimals)",
+      "v_final_states_by_type.gpu_time_pct": "Percent of the type's GPU time spent by jobs in this state (2 decimals)",
+      "v_final_states.job_pct": "Percent of the cluster's GPU jobs in this state (2 decimals)",
+      "v_final_states.gpu_time_pct": "Percent of the cluster's GPU time spent by jobs in this state (2 decimals)",
       "v_final_states.gpu_time": "GPU time in GPU-seconds: published gpu_time, else duration x gpu_num",
-      "v_type_distribution.job_share": "Share of the cluster's GPU jobs of this type, 0..1",
-      "v_type_distribution.gpu_time_share": "Share of the cluster's GPU time spent by this type, 0..1",
-      "v_duration_cdf.percent": "Percent of GPU jobs whose published duration is at most x seconds",
-      "v_queue_cdf.percent": "Percent of GPU jobs whose published queue is at most x seconds",
+      "v_type_distribution.job_pct": "Percent of the cluster's GPU jobs of this type (2 decimals)",
+      "v_type_distribution.gpu_time_pct": "Percent of the cluster's GPU time spent by this type (2 decimals)",
+      "v_duration_cdf.cdf_pct": "Percent of the line's GPU jobs whose published duration is at most x seconds (2 decimals)",
+      "v_duration_cdf.jobs": "GPU jobs the line is made of (with a published duration)",
+      "v_queue_cdf.cdf_pct": "Percent of the line's GPU jobs that waited (start - submit) at most x seconds (2 decimals)",
+      "v_queue_cdf.jobs": "GPU jobs the line is made of (started at or after their submission)",
       "v_gpu_num_cdf.x": "GPU count",
+      "v_gpu_num_cdf.job_pct": "Percent of GPU jobs using at most x GPUs (2 decimals)",
+      "v_gpu_num_cdf.gpu_time_pct": "Percent of GPU time spent by jobs using at most x GPUs (2 decimals)",
       "v_queue_by_occupancy.jobs": "GPU jobs submitted while allocation was in this bin",
+      "v_gpu_time_lost.cancelled_pct": "cancelled_gpu_time as a percent of gpu_time (2 decimals)",
+      "v_gpu_time_lost_weekly.cancelled_pct": "cancelled_gpu_time as a percent of gpu_time (2 decimals)",
+      "v_gpu_time_lost_weekly.jobs": "GPU jobs that ended in the week",
+      "v_cancelled_eval_by_queue.cancelled_pct": "Percent of the bin's jobs that were cancelled (2 decimals); NULL for an empty bin",
       "v_failure_taxonomy.jobs": "Jobs with this category and reason (or failed and unclassified)",
-      "v_failure_taxonomy.gpu_time_percent": "Percent of the GPU time of all classified or failed jobs of the cluster",
-      "v_queue_delay.type": "Job type as published; NULL when the trace has no types",
-      "v_queue_delay.jobs": "Jobs that started (wait_s >= 0), CPU jobs included",
-      "v_gpu_util_histogram.bin": "Bin number: 1..10 for 0-10% .. 90-100%; 0 below 0 and 11 above 100 when present",
-      "v_gpu_util_histogram.percent": "Percent of GPUs whose average falls in the bin"
+      "v_failure_taxonomy.gpu_time_pct": "Percent of the GPU time of all classified or failed jobs of the cluster (2 decimals)",
+      "v_queue_delay.jobs": "GPU jobs that started at or after their submission",
+      "v_gpu_util_histogram.bin": "Bin number: 1..10 for 0-10% .. 90-100%; 0 below 0 and 11 above 100 when present"
     }$j$;
     r record;
     txt text;
@@ -221,7 +224,8 @@ BEGIN
     END LOOP;
     IF missing <> '' THEN
         RAISE EXCEPTION 'view columns without a comment:%', missing
-            USING ERRCODE = 'invalid_object_definition';
+            USING ERRCODE = 'invalid_object_definition',
+                  HINT = 'Add the column to the common or specific comments in src/install/trace/views.sql.';
     END IF;
 END
 $do$;

@@ -1,0 +1,24 @@
+-- Functions over the cluster registry.
+
+-- GPU capacity of the clusters DOMAIN.md documents (NULL for others).
+CREATE FUNCTION acmetrace_internal.known_capacity(cluster text)
+RETURNS integer
+LANGUAGE sql IMMUTABLE PARALLEL SAFE
+AS $$ SELECT CASE cluster WHEN 'seren' THEN 2288 WHEN 'kalos' THEN 2416 END $$;
+
+CREATE FUNCTION acmetrace.drop_cluster(cluster text)
+RETURNS bigint
+LANGUAGE plpgsql
+AS $$
+DECLARE
+    n bigint;
+BEGIN
+    PERFORM acmetrace_internal.one_cluster(cluster, 'drop_cluster');
+    DELETE FROM acmetrace.jobs j WHERE j.cluster = drop_cluster.cluster;
+    GET DIAGNOSTICS n = ROW_COUNT;
+    DELETE FROM acmetrace.clusters c WHERE c.cluster = drop_cluster.cluster;
+    RETURN n;
+END
+$$;
+COMMENT ON FUNCTION acmetrace.drop_cluster(text) IS
+  'Deletes a cluster and all its jobs; returns the number of jobs deleted. Not loaded: 42704; NULL: 22004.';

@@ -1,0 +1,10 @@
+-- The loaders read acmetrace.cluster, acmetrace.metric and
+-- acmetrace.time_zone through this one reader (src/settings.c): calling it
+-- loads the library, which registers the settings, so a misspelt setting
+-- made earlier in the session is reported rather than ignored.
+CREATE FUNCTION acmetrace_internal.setting(name text)
+RETURNS text
+AS 'MODULE_PATHNAME', 'acmetrace_setting'
+LANGUAGE C STABLE PARALLEL SAFE;
+COMMENT ON FUNCTION acmetrace_internal.setting(text) IS
+  'The value of acmetrace.cluster, acmetrace.metric or acmetrace.time_zone; NULL when empty.';
