@@ -175,6 +175,15 @@ SELECT count(*) AS seren_jobs FROM acmetrace.jobs WHERE cluster = 'seren';
 \copy acmetrace.trace_seren FROM 'acme_trace_seren_sample.csv' (FORMAT csv, HEADER match)
 SELECT count(*) AS seren_jobs FROM acmetrace.jobs WHERE cluster = 'seren';
 SHOW acmetrace.cluster;
+-- A value the check refuses, set before the library loads: PostgreSQL
+-- drops it with a WARNING, and the next load stops instead of going to the
+-- format's default cluster.
+\c :plain
+SET acmetrace.cluster = 'Venus';
+SET TimeZone = 'UTC';
+\cd :abs_srcdir/test/fixtures
+\copy acmetrace.trace_kalos FROM 'acme_trace_kalos_sample.csv' (FORMAT csv, HEADER match)
+SELECT count(*) AS kalos_jobs FROM acmetrace.jobs WHERE cluster = 'kalos';
 
 DROP EXTENSION acmetrace;
 DROP SCHEMA acmetrace;

@@ -94,6 +94,7 @@ acmetrace_known_cluster(PG_FUNCTION_ARGS)
 	char	   *msg;
 	char	   *hint;
 	bool		found;
+	MemoryContext caller;
 
 	if (PG_ARGISNULL(0))
 		PG_RETURN_BOOL(true);
@@ -107,6 +108,7 @@ acmetrace_known_cluster(PG_FUNCTION_ARGS)
 		values[1] = CStringGetTextDatum(metric);
 	}
 
+	caller = CurrentMemoryContext;
 	SPI_connect();
 	if (metric == NULL)
 		found = SPI_execute_with_args("SELECT 1 FROM acmetrace.clusters WHERE cluster = $1",
@@ -146,6 +148,9 @@ acmetrace_known_cluster(PG_FUNCTION_ARGS)
 		else
 			hint = psprintf("No cluster holds %s samples: load a utilization file (see the README).", metric);
 	}
+	/* SPI_finish frees what was built in its context: keep copies */
+	msg = MemoryContextStrdup(caller, msg);
+	hint = MemoryContextStrdup(caller, hint);
 	SPI_finish();
 	raise_plain(ERRCODE_UNDEFINED_OBJECT, msg, NULL, hint);
 	PG_RETURN_BOOL(false);

@@ -26,8 +26,46 @@ static char *setting_cluster = NULL;
 static char *setting_metric = NULL;
 static char *setting_time_zone = NULL;
 
-/* acmetrace.* names set before the library loaded that are not settings. */
-static List *misspelt_settings = NIL;
+/*
+ * What was wrong with acmetrace.* values set before the library loaded (a
+ * name that is not a setting, a value the check refused): PostgreSQL only
+ * warns and drops them, so the next load reports the first.
+ */
+typedef struct early_error
+{
+	int			code;
+	char	   *msg;
+	char	   *hint;
+} early_error;
+static List *early_errors = NIL;
+
+static void
+remember(int code, char *msg, const char *hint)
+{
+	MemoryContext old = MemoryContextSwitchTo(TopMemoryContext);
+	early_error *e = palloc(sizeof(early_error));
+
+	e->code = code;
+	e->msg = pstrdup(msg);
+	e->hint = pstrdup(hint);
+	early_errors = lappend(early_errors, e);
+	MemoryContextSwitchTo(old);
+}
+
+/* Defines a setting, remembering a value set earlier that the check refused. */
+static void
+define(const char *name, const char *desc, const char *long_desc, char **var,
+	   GucStringCheckHook check, int code, const char *hint)
+{
+	const char *early = GetConfigOption(name, true, false);
+	char	   *raw = early && *early ? pstrdup(early) : NULL;
+	const char *now;
+
+	DefineCustomStringVariable(name, desc, long_desc, var, "", PGC_USERSET, 0, check, NULL, NULL);
+	now = GetConfigOption(name, true, false);
+	if (raw != NULL && (now == NULL || pg_strcasecmp(raw, now) != 0))
+		remember(code, psprintf("invalid value \"%s\" for %s, set before the acmetrace library was loaded", raw, name), hint);
+}
 
 void		_PG_init(void);
 
@@ -94,36 +132,34 @@ check_time_zone(char **newval, void **extra, GucSource source)
 void
 _PG_init(void)
 {
-	struct config_generic **vars = get_guc_variables();
-	int			nvars = GetNumConfigOptions();
-	MemoryContext old;
+	struct config_generic **vars;
+	int			nvars;
 
-	DefineCustomStringVariable("acmetrace.cluster",
-							   "Cluster the next load writes to.",
-							   "Empty: the format's own (seren, kalos, helios, philly); a utilization load needs one.",
-							   &setting_cluster, "", PGC_USERSET, 0,
-							   check_cluster, NULL, NULL);
-	DefineCustomStringVariable("acmetrace.metric",
-							   "Metric of the next utilization load, stored upper case.",
-							   NULL, &setting_metric, "", PGC_USERSET, 0,
-							   check_metric, NULL, NULL);
-	DefineCustomStringVariable("acmetrace.time_zone",
-							   "Zone of the timestamps without an offset in the next load.",
-							   "Empty: UTC for Helios and utilization files, America/Los_Angeles for Philly.",
-							   &setting_time_zone, "", PGC_USERSET, 0,
-							   check_time_zone, NULL, NULL);
+	define("acmetrace.cluster", "Cluster the next load writes to.",
+		   "Empty: the format's own (seren, kalos, helios, philly); a utilization load needs one.",
+		   &setting_cluster, check_cluster, ERRCODE_INVALID_NAME,
+		   "Cluster names are lower case letters, digits and _, starting with a letter.");
+	define("acmetrace.metric", "Metric of the next utilization load, stored upper case.",
+		   NULL, &setting_metric, check_metric, ERRCODE_INVALID_PARAMETER_VALUE,
+		   "Metric names are letters, digits and _, starting with a letter, e.g. GPU_UTIL.");
+	define("acmetrace.time_zone", "Zone of the timestamps without an offset in the next load.",
+		   "Empty: UTC for Helios and utilization files, America/Los_Angeles for Philly.",
+		   &setting_time_zone, check_time_zone, ERRCODE_INVALID_PARAMETER_VALUE,
+		   "Use a name from pg_timezone_names, e.g. Asia/Shanghai.");
 
 	/* Placeholders left under our prefix are misspellings: remember them. */
-	old = MemoryContextSwitchTo(TopMemoryContext);
+	vars = get_guc_variables();
+	nvars = GetNumConfigOptions();
 	for (int i = 0; i < nvars; i++)
 	{
 		struct config_generic *v = vars[i];
 
 		if ((v->flags & GUC_CUSTOM_PLACEHOLDER) != 0 &&
 			strncmp(v->name, "acmetrace.", 10) == 0)
-			misspelt_settings = lappend(misspelt_settings, pstrdup(v->name));
+			remember(ERRCODE_UNDEFINED_OBJECT,
+					 psprintf("unrecognized configuration parameter \"%s\", set before the acmetrace library was loaded", v->name),
+					 "acmetrace's settings are acmetrace.cluster, acmetrace.metric and acmetrace.time_zone.");
 	}
-	MemoryContextSwitchTo(old);
 	MarkGUCPrefixReserved("acmetrace");
 }
 
@@ -137,18 +173,18 @@ at_setting(const char *name)
 {
 	const char *s;
 
-	if (misspelt_settings != NIL)
+	if (early_errors != NIL)
 	{
-		char	   *bad = pstrdup((char *) linitial(misspelt_settings));
+		early_error *e = (early_error *) linitial(early_errors);
 
-		list_free_deep(misspelt_settings);
-		misspelt_settings = NIL;
+		/* reported once: the session goes on once the user has seen it */
+		early_errors = NIL;
 		error_context_stack = NULL;	/* the user's SET, not our helpers */
 		ereport(ERROR,
-				(errcode(ERRCODE_UNDEFINED_OBJECT),
-				 errmsg("unrecognized configuration parameter \"%s\"", bad),
-				 errdetail("It was set before the acmetrace library was loaded in this session, so nothing checked it then."),
-				 errhint("acmetrace's settings are acmetrace.cluster, acmetrace.metric and acmetrace.time_zone; set session_preload_libraries = 'acmetrace' to have misspellings rejected at SET.")));
+				(errcode(e->code),
+				 errmsg_internal("%s", e->msg),
+				 errdetail("Nothing was loaded. With session_preload_libraries = 'acmetrace' such a SET is refused at once."),
+				 errhint("%s", e->hint)));
 	}
 	s = GetConfigOption(name, false, false);
 	return s != NULL && *s != '\0' ? pstrdup(s) : NULL;

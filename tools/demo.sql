@@ -25,5 +25,5 @@ SELECT type, bin, gpus_from AS "GPUs from", gpus_to AS "GPUs to", jobs,
 \echo 'Queueing delay of GPU jobs (start - submit), all types and per type (synth), within 0.5% of the exact value:'
 SELECT coalesce(type, 'all') AS type, jobs, p50_s AS "p50 (s)", p90_s AS "p90 (s)", p99_s AS "p99 (s)",
        mean_s AS "mean (s)", max_s AS "max (s)"
-  FROM acmetrace.v_queue_delay
- WHERE cluster = 'synth' ORDER BY type NULLS FIRST;
+  FROM acmetrace.v_queue_delay v
+ WHERE cluster = 'synth' ORDER BY v.type NULLS FIRST;

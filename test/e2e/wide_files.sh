@@ -24,10 +24,10 @@ compare() {  # compare FILE METRIC CLUSTER
     q -c "DROP TABLE IF EXISTS expected" -c "CREATE TABLE expected (ts text, series text, value text)" \
       -c "\\copy expected FROM '$OUT/expected.tsv'"
     check_eq "$(basename "$1"): cells loaded" \
-        "$(q -c "SELECT count(*) FROM acmetrace.utilization WHERE metric = '$2' AND cluster = '$3'")" "$(wc -l <"$OUT/expected.tsv")"
+        "$(q -c "SELECT count(*) FROM acmetrace.utilization WHERE metric = upper('$2') AND cluster = '$3'")" "$(wc -l <"$OUT/expected.tsv")"
     check_eq "$(basename "$1"): every cell equal to the file's" \
         "$(q -c "SELECT count(*) FROM (SELECT ts::timestamptz, series, value::float8 FROM expected
-                                       EXCEPT ALL SELECT ts, series, value FROM acmetrace.utilization WHERE metric = '$2' AND cluster = '$3') d")" 0
+                                       EXCEPT ALL SELECT ts, series, value FROM acmetrace.utilization WHERE metric = upper('$2') AND cluster = '$3') d")" 0
 }
 
 load "$FIX/acme_NODE_CPU_UTILIZATION_sample.csv" NODE_CPU_UTILIZATION seren && ok "AcmeTrace fixture loads" || bad "fixture: $(cat "$OUT/load.err")"
@@ -35,6 +35,8 @@ compare "$FIX/acme_NODE_CPU_UTILIZATION_sample.csv" NODE_CPU_UTILIZATION seren
 check_eq "248 server series" "$(q -c "SELECT count(DISTINCT series) FROM acmetrace.utilization WHERE cluster = 'seren'")" 248
 load "$FIX/philly_cluster_gpu_util_sample.csv" gpu_util philly && ok "Philly fixture loads" || bad "Philly: $(cat "$OUT/load.err")"
 compare "$FIX/philly_cluster_gpu_util_sample.csv" gpu_util philly
+# metric names are stored upper case: Philly's gpu_util is GPU_UTIL
+check_eq "Philly metric stored as GPU_UTIL" "$(q -c "SELECT DISTINCT metric FROM acmetrace.utilization_blocks WHERE cluster = 'philly'")" GPU_UTIL
 check_eq "Philly PDT read as UTC-7" "$(q -c "SELECT DISTINCT ts = '2017-10-03 07:08:00+00' FROM acmetrace.utilization WHERE cluster = 'philly'")" t
 
 q -c "\\copy (SELECT line FROM acmetrace.generate_util(2600, 1000, 7, blank_share => 0.01) line) TO '$OUT/wide.csv'"

@@ -325,55 +325,79 @@ $$;
 COMMENT ON FUNCTION acmetrace.queue_percentiles(text, double precision[], boolean) IS
   'Queueing delay (start_time - submit_time, seconds, 3 significant digits) percentiles of GPU jobs (all_jobs: every job) per cluster, for all types (type NULL) and per type, within 0.5%; jobs that never started or started before their submit time are left out. The sketch column rolls up: acmetrace.rollup(sketch) merges clusters.';
 
--- The seed analysis: queueing delay against occupancy, per job type.
+-- The seed analysis: queueing delay against occupancy, per job type.  The
+-- occupancy of a cluster is computed once, into a variable that every
+-- job's gpus_at reads (its cache keeps it decoded); carried through a join
+-- instead, a copy of it would travel with every row.
+-- PL/pgSQL cannot name an IN and an OUT parameter alike: the public
+-- function wraps this one.
+CREATE FUNCTION acmetrace_internal.queue_by_occupancy(in_cluster text, nbins integer, measured_at text,
+                                                      capacity bigint, all_jobs boolean)
+RETURNS TABLE (cluster text, type text, bin integer, gpus_from numeric, gpus_to numeric, jobs bigint,
+               mean_queue_s numeric, median_queue_s numeric, p90_queue_s numeric)
+LANGUAGE plpgsql STABLE PARALLEL SAFE
+AS $$
+#variable_conflict use_variable
+DECLARE
+    cl  text;
+    occ acmetrace.occupancy;
+    cap bigint;
+BEGIN
+    PERFORM acmetrace_internal.known_cluster(in_cluster);
+    IF measured_at IS NULL OR measured_at NOT IN ('submit', 'start') THEN
+        PERFORM acmetrace_internal.raise('22023', format('measured_at must be ''submit'' or ''start'', not %s',
+                                                         coalesce(quote_literal(measured_at), 'NULL')),
+              '''submit'': occupancy when the job arrived; ''start'': when it started.');
+    END IF;
+    IF nbins IS NULL OR nbins < 1 THEN
+        PERFORM acmetrace_internal.raise('22023', format('nbins must be at least 1, not %s', coalesce(nbins::text, 'NULL')),
+              'The paper uses 10 bins of the cluster''s GPUs.');
+    END IF;
+    IF capacity < 1 THEN
+        PERFORM acmetrace_internal.raise('22023', format('capacity must be positive, not %s', capacity),
+              'NULL uses the cluster''s GPU capacity, else the observed peak.');
+    END IF;
+    FOR cl IN SELECT c.cluster FROM acmetrace.clusters c
+               WHERE in_cluster IS NULL OR c.cluster = in_cluster
+               ORDER BY c.cluster COLLATE "C"
+    LOOP
+        SELECT acmetrace.occupancy_agg(j.start_time, j.end_time, j.gpu_num) INTO occ
+          FROM acmetrace.jobs j WHERE j.cluster = cl;
+        -- unknown capacity: bin up to the observed peak
+        SELECT coalesce(capacity, c.gpu_capacity, nullif(acmetrace.peak(occ), 0), 1) INTO cap
+          FROM acmetrace.clusters c WHERE c.cluster = cl;
+        RETURN QUERY
+        SELECT cl, s.type, s.b,
+               round((cap::double precision * (s.b - 1) / nbins)::numeric, 1),
+               CASE WHEN s.b <= nbins THEN round((cap::double precision * s.b / nbins)::numeric, 1) END,
+               count(*),
+               acmetrace_internal.sig3(avg(s.q)),
+               acmetrace_internal.sig3(percentile_cont(0.5) WITHIN GROUP (ORDER BY s.q)),
+               acmetrace_internal.sig3(percentile_cont(0.9) WITHIN GROUP (ORDER BY s.q))
+          FROM (SELECT j.type,
+                       width_bucket(acmetrace.gpus_at(occ, CASE measured_at WHEN 'submit' THEN j.submit_time
+                                                                            ELSE j.start_time END)::double precision,
+                                    0, cap::double precision, nbins) AS b,
+                       j.wait_s AS q
+                  FROM acmetrace.jobs j
+                 WHERE j.cluster = cl
+                   AND (j.gpu_num > 0 OR coalesce(all_jobs, false))
+                   AND j.wait_s >= 0) s
+         GROUP BY s.type, s.b
+         ORDER BY s.type COLLATE "C", s.b;
+    END LOOP;
+END
+$$;
+COMMENT ON FUNCTION acmetrace_internal.queue_by_occupancy(text, integer, text, bigint, boolean) IS
+  'The body of acmetrace.queue_by_occupancy.';
+
 CREATE FUNCTION acmetrace.queue_by_occupancy(cluster text DEFAULT NULL, nbins integer DEFAULT 10,
                                              measured_at text DEFAULT 'submit', capacity bigint DEFAULT NULL,
                                              all_jobs boolean DEFAULT false)
 RETURNS TABLE (cluster text, type text, bin integer, gpus_from numeric, gpus_to numeric, jobs bigint,
                mean_queue_s numeric, median_queue_s numeric, p90_queue_s numeric)
 LANGUAGE sql STABLE PARALLEL SAFE
-AS $$
-    WITH o AS (
-        SELECT j.cluster, acmetrace.occupancy_agg(j.start_time, j.end_time, j.gpu_num) AS occ
-          FROM acmetrace.jobs j
-         WHERE acmetrace_internal.known_cluster(queue_by_occupancy.cluster)
-           AND (measured_at IN ('submit', 'start')
-                OR acmetrace_internal.raise('22023', format('measured_at must be ''submit'' or ''start'', not %s',
-                                                            coalesce(quote_literal(measured_at), 'NULL')),
-                                            '''submit'': occupancy when the job arrived; ''start'': when it started.'))
-           AND (nbins >= 1
-                OR acmetrace_internal.raise('22023', format('nbins must be at least 1, not %s', coalesce(nbins::text, 'NULL')),
-                                            'The paper uses 10 bins of the cluster''s GPUs.'))
-           AND (capacity IS NULL OR capacity >= 1
-                OR acmetrace_internal.raise('22023', format('capacity must be positive, not %s', capacity),
-                                            'NULL uses the cluster''s GPU capacity, else the observed peak.'))
-           AND (queue_by_occupancy.cluster IS NULL OR j.cluster = queue_by_occupancy.cluster)
-         GROUP BY j.cluster),
-    -- unknown capacity: bin up to the observed peak
-    c AS (
-        SELECT o.cluster, o.occ,
-               coalesce(capacity, k.gpu_capacity, nullif(acmetrace.peak(o.occ), 0), 1)::double precision AS cap
-          FROM o JOIN acmetrace.clusters k ON k.cluster = o.cluster),
-    s AS (
-        SELECT c.cluster, c.cap, j.type,
-               width_bucket(acmetrace.gpus_at(c.occ, CASE measured_at WHEN 'submit' THEN j.submit_time
-                                                                      ELSE j.start_time END)::double precision,
-                            0, c.cap, nbins) AS b,
-               j.wait_s AS q
-          FROM c JOIN acmetrace.jobs j ON j.cluster = c.cluster
-         WHERE (j.gpu_num > 0 OR coalesce(all_jobs, false))
-           AND j.wait_s >= 0)
-    SELECT s.cluster, s.type, s.b,
-           round((s.cap * (s.b - 1) / nbins)::numeric, 1),
-           CASE WHEN s.b <= nbins THEN round((s.cap * s.b / nbins)::numeric, 1) END,
-           count(*),
-           acmetrace_internal.sig3(avg(s.q)),
-           acmetrace_internal.sig3(percentile_cont(0.5) WITHIN GROUP (ORDER BY s.q)),
-           acmetrace_internal.sig3(percentile_cont(0.9) WITHIN GROUP (ORDER BY s.q))
-      FROM s
-     GROUP BY s.cluster, s.cap, s.type, s.b
-     ORDER BY s.cluster COLLATE "C", s.type COLLATE "C", s.b
-$$;
+AS 'SELECT * FROM acmetrace_internal.queue_by_occupancy($1, $2, $3, $4, $5)';
 COMMENT ON FUNCTION acmetrace.queue_by_occupancy(text, integer, text, bigint, boolean) IS
   'Queueing delay (start - submit, seconds, 3 significant digits) of GPU jobs (all_jobs: every job) by cluster, job type and bin of GPUs allocated when the job was submitted (or started): width_bucket(gpus_at, 0, capacity, nbins); bin nbins+1 is at or over capacity. capacity defaults to the cluster''s, else the observed peak.';
 
