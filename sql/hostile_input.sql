@@ -974,6 +974,44 @@ SELECT label, pg_temp.try(format('INSERT INTO acmetrace.utilization_lines SELECT
 RESET acmetrace.metric;
 RESET acmetrace.cluster;
 
+-- 16. The surface's checks (acmetrace_internal, usable by every role): the
+-- error raiser, the cluster check, the settings reader, the fraction check
+-- and the rounding, on hostile arguments.
+SELECT label, pg_temp.try(q) AS result
+  FROM (VALUES
+    ('raise(NULL, NULL)', $$SELECT acmetrace_internal.raise(NULL, NULL)$$),
+    ('raise empty code', $$SELECT acmetrace_internal.raise('', 'm')$$),
+    ('raise lower case', $$SELECT acmetrace_internal.raise('22p02', 'm')$$),
+    ('raise 4 characters', $$SELECT acmetrace_internal.raise('2202', 'm')$$),
+    ('raise 6 characters', $$SELECT acmetrace_internal.raise('220230', 'm')$$),
+    ('raise success class', $$SELECT acmetrace_internal.raise('00000', 'm')$$),
+    ('raise warning class', $$SELECT acmetrace_internal.raise('01000', 'm')$$),
+    ('raise no-data class', $$SELECT acmetrace_internal.raise('02000', 'm')$$),
+    ('raise NULL message, hint, detail', $$SELECT acmetrace_internal.raise('22023', NULL, NULL, NULL)$$),
+    ('raise format directives', $$SELECT acmetrace_internal.raise('22023', '%s %n %1$s', '%d %%')$$),
+    ('raise 1 MB message', $$SELECT acmetrace_internal.raise('22023', repeat('m', 1000000))$$),
+    ('known_cluster(NULL, NULL)', $$SELECT acmetrace_internal.known_cluster(NULL, NULL)$$),
+    ('known_cluster metric NULL', $$SELECT acmetrace_internal.known_cluster('g', NULL)$$),
+    ('known_cluster 100,000-character metric', $$SELECT acmetrace_internal.known_cluster('g', repeat('m', 100000))$$),
+    ('known_cluster quotes', $$SELECT acmetrace_internal.known_cluster($q$g'; --$q$, $q$m'); --$q$)$$),
+    ('setting(NULL)', $$SELECT acmetrace_internal.setting(NULL) IS NULL$$),
+    ('setting of another prefix', $$SELECT acmetrace_internal.setting('work_mem')$$),
+    ('setting empty', $$SELECT acmetrace_internal.setting('')$$),
+    ('setting acmetrace.cluster', $$SELECT coalesce(acmetrace_internal.setting('acmetrace.cluster'), 'unset')$$),
+    ('check_fractions(NULL)', $$SELECT acmetrace_internal.check_fractions(NULL)$$),
+    ('check_fractions empty', $$SELECT acmetrace_internal.check_fractions('{}')$$),
+    ('check_fractions NULL element', $$SELECT acmetrace_internal.check_fractions('{NULL,0.5}')$$),
+    ('check_fractions NaN', $$SELECT acmetrace_internal.check_fractions('{NaN}')$$),
+    ('check_fractions -0', $$SELECT acmetrace_internal.check_fractions('{-0}')$$),
+    ('check_fractions 2-D', $$SELECT acmetrace_internal.check_fractions('{{0.5,1},{0,2}}')$$),
+    ('sig3 NaN', $$SELECT acmetrace_internal.sig3('NaN')$$),
+    ('sig3 -Infinity', $$SELECT acmetrace_internal.sig3('-Infinity')$$),
+    ('sig3 largest', $$SELECT length(acmetrace_internal.sig3(1.7976931348623157e308)::text)$$),
+    ('sig3 smallest', $$SELECT acmetrace_internal.sig3(5e-324)$$),
+    ('pct of 0', $$SELECT acmetrace_internal.pct(1, 0) IS NULL$$),
+    ('pct huge', $$SELECT length(acmetrace_internal.pct(1e300, 1e-300)::text)$$)
+  ) v(label, q);
+
 -- Every case above gave a result or an ERROR with a proper SQLSTATE.
 SELECT count(*) AS cases, count(*) FILTER (WHERE result LIKE 'ok%') AS ok,
        count(*) FILTER (WHERE result LIKE 'ERROR%') AS errors,

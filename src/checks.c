@@ -41,11 +41,14 @@ acmetrace_raise(PG_FUNCTION_ARGS)
 	char	   *hint = PG_NARGS() > 2 && !PG_ARGISNULL(2) ? text_to_cstring(PG_GETARG_TEXT_PP(2)) : NULL;
 	char	   *detail = PG_NARGS() > 3 && !PG_ARGISNULL(3) ? text_to_cstring(PG_GETARG_TEXT_PP(3)) : NULL;
 
+	/* an error class: not success, warning or no-data (00, 01, 02) */
 	if (code == NULL || strlen(code) != 5 ||
-		strspn(code, "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ") != 5)
+		strspn(code, "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ") != 5 ||
+		(code[0] == '0' && code[1] >= '0' && code[1] <= '2'))
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-				 errmsg("invalid SQLSTATE \"%s\"", code ? code : "NULL")));
+				 errmsg("invalid SQLSTATE \"%s\" for an error", code ? code : "NULL"),
+				 errhint("Five digits or upper-case letters, of an error class, e.g. 22023.")));
 	raise_plain(MAKE_SQLSTATE(code[0], code[1], code[2], code[3], code[4]), msg, detail, hint);
 	PG_RETURN_BOOL(false);
 }
@@ -136,7 +139,10 @@ acmetrace_known_cluster(PG_FUNCTION_ARGS)
 
 		loaded = name_list("SELECT DISTINCT cluster FROM acmetrace.utilization_blocks WHERE metric = $2 ORDER BY 1",
 						   2, types, values);
-		if (metrics != NULL)
+		/* a cluster with jobs but no such samples is loaded, just not with them */
+		if (metrics != NULL ||
+			(SPI_execute_with_args("SELECT 1 FROM acmetrace.clusters WHERE cluster = $1",
+								   1, types, values, NULL, true, 1) == SPI_OK_SELECT && SPI_processed > 0))
 			msg = psprintf("cluster \"%s\" has no %s samples", cluster, metric);
 		else
 			msg = psprintf("cluster \"%s\" is not loaded", cluster);
