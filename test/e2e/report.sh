@@ -16,6 +16,12 @@ expect_fail() {
     if [ -e "$OUT/$name.html" ]; then bad "$name: wrote a report"; else ok "$name: wrote no report"; fi
 }
 
+# ---- --version
+run version --version
+check_eq "--version: exit code" "$rc" 0
+check_eq "--version prints the repository's version" "$(cat "$OUT/version.stdout")" \
+    "acmetrace-report $(sed -n "s/^default_version = '\(.*\)'/\1/p" "$ROOT/acmetrace.control")"
+
 # ---- usage and environment errors
 expect_fail no_out 64 '--out FILE is required' --cluster x
 grep -q '^usage: acmetrace-report' "$OUT/no_out.stderr" && ok "bad usage prints the usage text" || bad "no usage text"
@@ -68,7 +74,7 @@ if grep -Eiq "<link|<script|<img|<iframe|@import|src=|url\\([\"']?(https?:|//)|h
 else ok "self-contained: no external resources or scripts"; fi
 check_eq "header shows the acmetrace version" \
     "$(grep -c "<dt>acmetrace</dt><dd>$(q -c 'SELECT acmetrace.version()') " "$H")" 1
-for h in 'Cluster summary' 'Job types' 'Final state by job type' 'GPUs per job by type' 'GPU time lost per job type' 'Queueing delay percentiles'; do
+for h in 'Cluster summary' 'Job types' 'Final state by job type' 'GPUs per job by type' 'GPU time lost per job type' 'Queueing delay percentiles' 'Audit'; do
     grep -q "<h3>$h" "$H" && ok "table: $h" || bad "table missing: $h"
 done
 check_eq "failure taxonomy only for the cluster with reasons" "$(grep -c '<h3>Failure taxonomy' "$H")" 1
@@ -79,6 +85,34 @@ else
     grep -q 'no <code>acmetrace.trace_comparison()' "$H" && ok "trace comparison skipped with a note" || bad "no note for trace_comparison"
 fi
 
+# ---- the cluster's real source format (generated clusters are not acme_seren)
+check_eq "source format of a generated cluster" "$(grep -c '<p class="about">Source format <b>generated</b>' "$H")" 2
+
+# ---- the audit section lists what audit finds, with each check's meaning
+q -c "UPDATE acmetrace.jobs SET duration = duration + 1000 WHERE cluster = 'beta' AND job_id IN
+        (SELECT job_id FROM acmetrace.jobs WHERE cluster = 'beta' AND duration > 0 ORDER BY job_id LIMIT 3)" >/dev/null
+run audited --db dbname=e2e_report --cluster beta --out "$OUT/audited.html"
+check_eq "audited report: exit code" "$rc" 0
+grep -q '<td align="left">duration_mismatch</td>' "$OUT/audited.html" && ok "audit section lists duration_mismatch" ||
+    bad "audit section lacks duration_mismatch"
+grep -q "$(q -c "SELECT description FROM acmetrace.audit_checks() WHERE anomaly = 'duration_mismatch'")" "$OUT/audited.html" &&
+    ok "audit section explains the check" || bad "audit section lacks the check's meaning"
+# (the published Seren sample breaks no rule)
+q -c "\\copy acmetrace.trace_seren FROM '$FIX/acme_trace_seren_sample.csv' (FORMAT csv, HEADER match)" >/dev/null
+run clean --db dbname=e2e_report --cluster seren --out "$OUT/clean.html"
+grep -q '<p class="audit-clean">No anomalies' "$OUT/clean.html" && ok "a clean cluster says no anomalies" ||
+    bad "no 'No anomalies' line for a clean cluster"
+
+# ---- the percentile table and the queueing-delay CDF count the same jobs:
+# the table's p90 lies where the CDF of the same cluster and type crosses 90%
+p90=$(sed -n '/<h3>Queueing delay percentiles/,/<\/table>/p' "$H" | tr -d '\n' | sed -E 's/>[[:space:]]+</></g' |
+      sed -E 's/<\/tr>/\n/g' | sed -nE 's/.*<td align="left">All GPU jobs<\/td><td align="right">[0-9]+<\/td><td align="right">[0-9.]+<\/td><td align="right">([0-9.]+)<\/td>.*/\1/p' | head -1)
+[ -n "$p90" ] && ok "percentile table has the all-jobs p90 ($p90 s)" || bad "no all-jobs p90 in the percentile table"
+check_eq "p90 of the table lies where the queue CDF crosses 90%" \
+    "$(q -c "SELECT $p90::numeric >= max(x) FILTER (WHERE cdf_pct < 90)
+                AND $p90::numeric <= min(x) FILTER (WHERE cdf_pct >= 90) * 1.005
+           FROM acmetrace.queue_cdf('alpha') WHERE type IS NULL")" t
+
 # ---- escaping: the job type is user data
 check_eq "escaped job type in the tables" "$(grep -c '<td align="left">&lt;b&gt;x&amp;y&lt;/b&gt;</td>' "$H")" 5
 grep -q '&lt;b>x&amp;y&lt;/b>' "$H" && ok "escaped job type in the SVG text" || bad "job type not in the SVG text"
@@ -88,7 +122,7 @@ check_eq "raw <b>x nowhere" "$(grep -c '<b>x' "$H")" 0
 run all --out "$OUT/all.html"
 check_eq "all clusters: exit code" "$rc" 0
 check_eq "all clusters: sections" "$(grep -o '<section class="cluster" id="cluster-[a-z]*"' "$OUT/all.html" | tr '\n' ' ')" \
-    '<section class="cluster" id="cluster-alpha" <section class="cluster" id="cluster-beta" '
+    '<section class="cluster" id="cluster-alpha" <section class="cluster" id="cluster-beta" <section class="cluster" id="cluster-seren" '
 
 # ---- render in headless Chromium and measure every chart
 # The script reports per chart: size, plotted series, drawn marks beyond the
@@ -121,7 +155,18 @@ window.addEventListener('load', function () {
       if (n < 1) empty++;
       marks += Math.max(n, 0);
     });
+    // text size as drawn: the font size times the SVG's scale on the page
+    var vb = svg.viewBox && svg.viewBox.baseVal && svg.viewBox.baseVal.width ? svg.viewBox.baseVal.width : r.width;
+    var scale = r.width / vb, minfont = 1e9;
+    texts.forEach(function (t) {
+      if (t.textContent.trim() === '') return;
+      minfont = Math.min(minfont, parseFloat(getComputedStyle(t).fontSize) * scale);
+    });
+    var nlabels = labels.filter(function (l) { return /(^|\()n=[0-9]/.test(l); }).length;
+    var content = document.body.clientWidth;
     out.push(['chart', fig.id, 'w=' + Math.round(r.width), 'h=' + Math.round(r.height),
+              'widthpct=' + Math.round(100 * fig.getBoundingClientRect().width / content),
+              'minfont=' + Math.round(10 * minfont) / 10, 'nlabels=' + nlabels,
               'bw=' + Math.round(bb.width), 'bh=' + Math.round(bb.height), 'series=' + groups.length,
               'empty=' + empty, 'marks=' + marks, 'legend=' + legend, 'ticks=' + ticks,
               'xlabel=' + (labels.indexOf(fig.dataset.xlabel) >= 0 ? 1 : 0),
@@ -135,7 +180,8 @@ window.addEventListener('load', function () {
 </script>
 EOF
 CHROME=(chromium --headless --no-sandbox --disable-gpu --hide-scrollbars --virtual-time-budget=5000)
-timeout 120 "${CHROME[@]}" --dump-dom "file://$OUT/check.html" >"$OUT/dom.html" 2>"$OUT/chromium.log" ||
+# measured on a 1,400 px wide window, a common laptop screen
+timeout 120 "${CHROME[@]}" --window-size=1400,1000 --dump-dom "file://$OUT/check.html" >"$OUT/dom.html" 2>"$OUT/chromium.log" ||
     bad "chromium --dump-dom failed: $(tail -3 "$OUT/chromium.log")"
 sed -n '/<pre id="results">/,/^END/p' "$OUT/dom.html" | sed 's/^<pre id="results">//' >"$OUT/results.txt"
 grep -q '^END' "$OUT/results.txt" && ok "chromium ran the measuring script" || bad "no results from chromium"
@@ -162,16 +208,29 @@ while read -r line; do
     [ "$(field xlabel "$line")" = 1 ] || why+=" no x axis title;"
     [ "$(field ylabel "$line")" = 1 ] || why+=" no y axis title;"
     [ "$(field caption "$line")" = 1 ] || why+=" no caption;"
+    [ "$(field widthpct "$line")" -ge 80 ] || why+=" $(field widthpct "$line")% of the page width;"
+    awk -v f="$(field minfont "$line")" 'BEGIN { exit !(f >= 12) }' || why+=" text as small as $(field minfont "$line") px;"
+    [ "$(field nlabels "$line")" -ge 1 ] || why+=" no n label;"
     [ "${series:-0}" -lt 2 ] || [ "$(field legend "$line")" = "$series" ] || why+=" legend has $(field legend "$line") of $series series;"
-    if [ -z "$why" ]; then ok "chart $id: $series series, $marks marks, $ticks tick labels, axis titles"; else bad "chart $id:$why"; fi
+    if [ -z "$why" ]; then
+        ok "chart $id: $series series, $marks marks, $ticks tick labels, axis titles, $(field nlabels "$line") n labels, text >= $(field minfont "$line") px, $(field widthpct "$line")% wide"
+    else bad "chart $id:$why"; fi
 done < <(grep '^chart ' "$OUT/results.txt")
 
-# the duration CDF's legend names every job type of alpha (HTML-escaped in the dump)
+# the duration CDF has a panel per job type of alpha (up to 8), its legend
+# naming the type and its jobs (HTML-escaped in the dump)
 line=$(grep '^chart duration-cdf-alpha ' "$OUT/results.txt")
-while read -r t; do
+while IFS=$'\t' read -r t n; do
     e=$(sed -e 's/&/\&amp;/g' -e 's/</\&lt;/g' -e 's/>/\&gt;/g' <<<"$t")
-    grep -qF "|$e|" <<<"${line}|" && ok "duration CDF legend: $t" || bad "duration CDF legend lacks $t"
-done < <(q -c "SELECT DISTINCT type FROM acmetrace.jobs WHERE cluster = 'alpha' AND gpu_num > 0 ORDER BY 1")
+    grep -qF "|$e (n=$n)|" <<<"${line}|" && ok "duration CDF panel: $t (n=$n)" || bad "duration CDF lacks a panel '$t (n=$n)'"
+done < <(q -F $'\t' -c "SELECT type, count(duration) FROM acmetrace.jobs WHERE cluster = 'alpha' AND gpu_num > 0
+                         GROUP BY type ORDER BY count(*) DESC, type LIMIT 8")
+# jobs that did not wait: the queue CDF starts at a tick "0"
+grep '^chart queue-cdf-alpha ' "$OUT/results.txt" | grep -q '|0|' && ok "queue CDF shows the zero waits (tick 0)" ||
+    bad "queue CDF has no 0 tick"
+# bins resting on few jobs are marked: alpha's cancellation chart has some
+grep '^chart cancelled-alpha ' "$OUT/results.txt" | grep -Eq '\|n=[0-9]+\*(\||$)' && ok "small bins are marked n=...*" ||
+    bad "no small bin marked in the cancellation chart"
 
 # ---- a full-page screenshot for people to look at
 height=$(sed -n 's/^page_height \([0-9]*\)$/\1/p' "$OUT/results.txt")
