@@ -4,8 +4,9 @@
 # Runs every ```sql block of each Markdown FILE, in order, each in a psql
 # session of its own (so a block works when pasted alone: no variable, temp
 # table or setting carries over), against a database prepared as the file
-# assumes: the README's the bundled samples loaded as its Loading section
-# does; the cookbook (doc/analyses.md) the demo's (tools/demo.sql).  Prints
+# assumes: for the README and the reference, the bundled samples loaded as
+# the README's Loading section does; for the cookbook (doc/analyses.md), the
+# demo's data (tools/demo.sql).  Prints
 # "ok - FILE: block N" or "not ok - FILE: block N" with psql's error.
 #
 # --update: also writes each block's output into the plain ``` block that

@@ -4,9 +4,9 @@
 #    is documented in doc/reference.md as acmetrace.<name> (type I/O and
 #    operator functions are covered by their type), and the schema holds no
 #    internal helper (they live in acmetrace_internal);
-#  - every SQL example of the README and of the cookbook runs when pasted
-#    alone into psql, in order, against the data the text says it uses
-#    (tools/doc_examples.sh).
+#  - every SQL example of the README, the reference and the cookbook runs
+#    when pasted alone into psql, in order, against the data the text says
+#    it uses (tools/doc_examples.sh).
 . "$(dirname "$0")/lib.sh"
 fresh_db e2e_docs
 REF="$ROOT/doc/reference.md"
@@ -25,9 +25,9 @@ check_eq "internal helpers in the public schema" \
     "$(q -c "SELECT string_agg(proname, ' ') FROM pg_proc WHERE pronamespace = 'acmetrace'::regnamespace AND proname ~ '^_'")" ""
 
 # Every example, each in a session of its own.
-bash "$ROOT/tools/doc_examples.sh" "$ROOT/README.md" "$ROOT/doc/analyses.md" >"$OUT/doc_examples.txt" 2>&1
+bash "$ROOT/tools/doc_examples.sh" "$ROOT/README.md" "$ROOT/doc/reference.md" "$ROOT/doc/analyses.md" >"$OUT/doc_examples.txt" 2>&1
 examples=$(grep -c '^ok - ' "$OUT/doc_examples.txt")
-[ "$examples" -ge 40 ] && ok "$examples SQL examples of README.md and doc/analyses.md run" ||
+[ "$examples" -ge 45 ] && ok "$examples SQL examples of README.md, doc/reference.md and doc/analyses.md run" ||
     bad "only $examples SQL examples ran"
 if grep -q '^not ok' "$OUT/doc_examples.txt"; then
     bad "examples that fail: $(grep -A6 '^not ok' "$OUT/doc_examples.txt" | head -30)"
