@@ -96,18 +96,6 @@ forget_state(void *arg)
 
 /* ---- settings ---- */
 
-static bool
-name_ok(const char *s, bool lower_only)
-{
-	if (s == NULL || !(lower_only ? (*s >= 'a' && *s <= 'z') : isalpha((unsigned char) *s)))
-		return false;
-	for (const char *p = s + 1; *p; p++)
-		if (!((*p >= 'a' && *p <= 'z') || (!lower_only && *p >= 'A' && *p <= 'Z') ||
-			  (*p >= '0' && *p <= '9') || *p == '_'))
-			return false;
-	return true;
-}
-
 static void
 zone_context(void *arg)
 {
@@ -125,17 +113,16 @@ begin_load(void)
 	load_state *st;
 	int64		key;
 
-	if (!name_ok(metric, false))
+	/* the settings' check hooks (settings.c) refused malformed names at SET */
+	if (metric == NULL)
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-				 errmsg("set acmetrace.metric to the metric this file holds (got %s)",
-						metric ? quote_literal_cstr(metric) : "nothing"),
+				 errmsg("set acmetrace.metric to the metric this file holds (got nothing)"),
 				 errhint("For example SET acmetrace.metric = 'NODE_CPU_UTILIZATION'; names are letters, digits and _.")));
-	if (!name_ok(cluster, true))
+	if (cluster == NULL)
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-				 errmsg("set acmetrace.cluster to the cluster this file describes (got %s)",
-						cluster ? quote_literal_cstr(cluster) : "nothing"),
+				 errmsg("set acmetrace.cluster to the cluster this file describes (got nothing)"),
 				 errhint("For example SET acmetrace.cluster = 'seren'; names are lower case letters, digits and _.")));
 	if (zone == NULL)
 		zone = "UTC";
