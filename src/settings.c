@@ -25,6 +25,7 @@
 static char *setting_cluster = NULL;
 static char *setting_metric = NULL;
 static char *setting_time_zone = NULL;
+static bool setting_summaries = true;
 
 /*
  * What was wrong with acmetrace.* values set before the library loaded (a
@@ -147,6 +148,11 @@ _PG_init(void)
 		   &setting_time_zone, check_time_zone, ERRCODE_INVALID_PARAMETER_VALUE,
 		   "Use a name from pg_timezone_names, e.g. Asia/Shanghai.");
 
+	DefineCustomBoolVariable("acmetrace.summaries",
+							 "Answer the standard analyses from the summaries kept at load.",
+							 "off: every analysis scans acmetrace.jobs (the path the summaries are tested against).",
+							 &setting_summaries, true, PGC_USERSET, 0, NULL, NULL, NULL);
+
 	/* Placeholders left under our prefix are misspellings: remember them. */
 	vars = get_guc_variables();
 	nvars = GetNumConfigOptions();
@@ -158,7 +164,7 @@ _PG_init(void)
 			strncmp(v->name, "acmetrace.", 10) == 0)
 			remember(ERRCODE_UNDEFINED_OBJECT,
 					 psprintf("unrecognized configuration parameter \"%s\", set before the acmetrace library was loaded", v->name),
-					 "acmetrace's settings are acmetrace.cluster, acmetrace.metric and acmetrace.time_zone.");
+					 "acmetrace's settings are acmetrace.cluster, acmetrace.metric, acmetrace.time_zone and acmetrace.summaries.");
 	}
 	MarkGUCPrefixReserved("acmetrace");
 }
@@ -191,6 +197,15 @@ at_setting(const char *name)
 }
 
 PG_FUNCTION_INFO_V1(acmetrace_setting);
+PG_FUNCTION_INFO_V1(acmetrace_use_summaries);
+
+/* acmetrace_internal.use_summaries(): the analyses' switch between paths. */
+Datum
+acmetrace_use_summaries(PG_FUNCTION_ARGS)
+{
+	PG_RETURN_BOOL(setting_summaries);
+}
+
 
 /* acmetrace_internal.setting(name): the loaders' reader. */
 Datum

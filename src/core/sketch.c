@@ -210,6 +210,33 @@ at_sk_add(at_sketch *sk, double x)
 	return AT_SK_OK;
 }
 
+/*
+ * One add, then n - 1 more of the same bucket: the result equals n calls of
+ * at_sk_add (the sum of a whole number n times is exact).
+ */
+at_sk_err
+at_sk_add_n(at_sketch *sk, double x, uint64_t n)
+{
+	at_sk_err	e;
+
+	if (n == 0)
+		return AT_SK_OK;
+	if (sk->count > UINT64_MAX - n)
+		return AT_SK_EOVERFLOW;
+	if (x >= 0 && isinf(sk->sum + x * (double) n))
+		return AT_SK_ESUM;
+	e = at_sk_add(sk, x);
+	if (e != AT_SK_OK || n == 1)
+		return e;
+	if (x == 0)
+		sk->zeros += n - 1;
+	else
+		sk->counts[at_sk_index(sk, x) - sk->lo] += n - 1;
+	sk->count += n - 1;
+	sk->sum += x * (double) (n - 1);
+	return AT_SK_OK;
+}
+
 at_sk_err
 at_sk_merge(at_sketch *dst, const at_sketch *src)
 {

@@ -131,6 +131,9 @@ at_sk_add_fast(at_sketch *sk, double x)
 	return at_sk_add(sk, x);
 }
 
+/* n copies of x (a summary's value count); on error sk is unchanged. */
+extern at_sk_err at_sk_add_n(at_sketch *sk, double x, uint64_t n);
+
 /* dst += src (src unchanged); on error dst is unchanged. */
 extern at_sk_err at_sk_merge(at_sketch *dst, const at_sketch *src);
 

@@ -16,6 +16,7 @@ main(void)
 	test_sketch();
 	test_bins();
 	test_samples();
+	test_value_counts();
 	printf("1..%d\n", tap_count);
 	return tap_failed ? 1 : 0;
 }

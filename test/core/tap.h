@@ -40,5 +40,6 @@ void		test_bins(void);
 void		test_generate_util(void);
 void		test_generate_util_model(void);
 void		test_samples(void);
+void		test_value_counts(void);
 
 #endif

@@ -24,7 +24,7 @@
 --   * then every float is rounded to `digits` decimals with ties to even
 --     (numpy's round: rint(x * 10^d) / 10^d).  NULL digits: unrounded.
 -- Sums are exact (numeric) before they become double precision.
-CREATE FUNCTION acmetrace.cluster_summary(cluster text DEFAULT NULL, digits integer DEFAULT 3)
+CREATE FUNCTION acmetrace_internal.cluster_summary_scan(cluster text DEFAULT NULL, digits integer DEFAULT 3)
 RETURNS TABLE (cluster text, job_num bigint, cpu_job_num bigint, gpu_job_num bigint,
                avg_run_time_gpu double precision, avg_que_time_gpu double precision,
                avg_gpu_num double precision,
@@ -68,11 +68,11 @@ AS $$
                count(*) FILTER (WHERE j.gpu_num = 0 AND j.state = 'COMPLETED') AS n_cpu_ok,
                count(*) FILTER (WHERE j.gpu_num = 0 AND j.state = 'CANCELLED') AS n_cpu_cancel
           FROM acmetrace.jobs j
-         WHERE acmetrace_internal.known_cluster(cluster_summary.cluster)
+         WHERE acmetrace_internal.known_cluster(cluster_summary_scan.cluster)
            AND (digits IS NULL OR digits BETWEEN 0 AND 15
                 OR acmetrace_internal.raise('22023', format('digits must be between 0 and 15, not %s', digits),
                                             'The published summary uses 3; NULL leaves the values unrounded.'))
-           AND (cluster_summary.cluster IS NULL OR j.cluster = cluster_summary.cluster)
+           AND (cluster_summary_scan.cluster IS NULL OR j.cluster = cluster_summary_scan.cluster)
          GROUP BY j.cluster),
     r AS (  -- the notebook's arithmetic, in its order, in double precision
         SELECT g.*,
@@ -115,11 +115,11 @@ AS $$
       FROM s
      ORDER BY s.cluster COLLATE "C"
 $$;
-COMMENT ON FUNCTION acmetrace.cluster_summary(text, integer) IS
-  'One row per loaded cluster (NULL: every one) with every column of the published acme_cluster_summary.csv (its id column is named cluster here), computed as the AcmeTrace notebook does and rounded to digits decimals, ties to even (NULL: unrounded). See README for each column.';
+COMMENT ON FUNCTION acmetrace_internal.cluster_summary_scan(text, integer) IS
+  'The scan path of acmetrace.cluster_summary: reads acmetrace.jobs.';
 
 -- Final states per cluster and job type (GPU jobs).
-CREATE FUNCTION acmetrace.state_by_type(cluster text DEFAULT NULL)
+CREATE FUNCTION acmetrace_internal.state_by_type_scan(cluster text DEFAULT NULL)
 RETURNS TABLE (cluster text, type text, final_state text, jobs bigint, job_pct numeric,
                gpu_time numeric, gpu_time_pct numeric)
 LANGUAGE sql STABLE PARALLEL SAFE
@@ -131,18 +131,18 @@ AS $$
       FROM (SELECT j.cluster, j.type, j.final_state, count(*) AS n,
                    coalesce(sum(j.duration * j.gpu_num), 0) AS t
               FROM acmetrace.jobs j
-             WHERE acmetrace_internal.known_cluster(state_by_type.cluster)
-               AND j.gpu_num > 0 AND (state_by_type.cluster IS NULL OR j.cluster = state_by_type.cluster)
+             WHERE acmetrace_internal.known_cluster(state_by_type_scan.cluster)
+               AND j.gpu_num > 0 AND (state_by_type_scan.cluster IS NULL OR j.cluster = state_by_type_scan.cluster)
              GROUP BY j.cluster, j.type, j.final_state) s
     WINDOW w AS (PARTITION BY s.cluster, s.type)
      ORDER BY s.cluster COLLATE "C", s.type COLLATE "C",
               array_position(ARRAY['COMPLETED', 'CANCELLED', 'FAILED'], s.final_state),
               s.final_state COLLATE "C"
 $$;
-COMMENT ON FUNCTION acmetrace.state_by_type(text) IS
-  'Final state of GPU jobs per cluster and job type: jobs and their percent of the type''s jobs, GPU time (duration x gpu_num) and its percent of the type''s. TIMEOUT and NODE_FAIL count as FAILED; type NULL for traces without types.';
+COMMENT ON FUNCTION acmetrace_internal.state_by_type_scan(text) IS
+  'The scan path of acmetrace.state_by_type: reads acmetrace.jobs.';
 
-CREATE FUNCTION acmetrace.type_distribution(cluster text DEFAULT NULL)
+CREATE FUNCTION acmetrace_internal.type_distribution_scan(cluster text DEFAULT NULL)
 RETURNS TABLE (cluster text, type text, jobs bigint, job_pct numeric,
                gpu_time numeric, gpu_time_pct numeric)
 LANGUAGE sql STABLE PARALLEL SAFE
@@ -154,18 +154,18 @@ AS $$
       FROM (SELECT j.cluster, j.type, count(*) AS n,
                    coalesce(sum(j.duration * j.gpu_num), 0) AS t
               FROM acmetrace.jobs j
-             WHERE acmetrace_internal.known_cluster(type_distribution.cluster)
-               AND j.gpu_num > 0 AND (type_distribution.cluster IS NULL OR j.cluster = type_distribution.cluster)
+             WHERE acmetrace_internal.known_cluster(type_distribution_scan.cluster)
+               AND j.gpu_num > 0 AND (type_distribution_scan.cluster IS NULL OR j.cluster = type_distribution_scan.cluster)
              GROUP BY j.cluster, j.type) s
     WINDOW w AS (PARTITION BY s.cluster)
      ORDER BY s.cluster COLLATE "C", s.n DESC, s.type COLLATE "C"
 $$;
-COMMENT ON FUNCTION acmetrace.type_distribution(text) IS
-  'Job types of GPU jobs per cluster: jobs and percent of the cluster''s GPU jobs, GPU time (duration x gpu_num) and percent of its GPU time. Most frequent type first.';
+COMMENT ON FUNCTION acmetrace_internal.type_distribution_scan(text) IS
+  'The scan path of acmetrace.type_distribution: reads acmetrace.jobs.';
 
 -- Box plot numbers as matplotlib draws them: linear-interpolated quartiles,
 -- whiskers at the most extreme values within 1.5 IQR of the box.
-CREATE FUNCTION acmetrace.gpu_num_boxplot(cluster text DEFAULT NULL)
+CREATE FUNCTION acmetrace_internal.gpu_num_boxplot_scan(cluster text DEFAULT NULL)
 RETURNS TABLE (cluster text, type text, jobs bigint, min integer, q1 numeric,
                median numeric, q3 numeric, max integer,
                lower_whisker integer, upper_whisker integer, outliers bigint)
@@ -175,8 +175,8 @@ AS $$
         SELECT j.cluster, j.type,
                percentile_cont(ARRAY[0.25, 0.5, 0.75]) WITHIN GROUP (ORDER BY j.gpu_num::float8) AS p
           FROM acmetrace.jobs j
-         WHERE acmetrace_internal.known_cluster(gpu_num_boxplot.cluster)
-           AND j.gpu_num > 0 AND (gpu_num_boxplot.cluster IS NULL OR j.cluster = gpu_num_boxplot.cluster)
+         WHERE acmetrace_internal.known_cluster(gpu_num_boxplot_scan.cluster)
+           AND j.gpu_num > 0 AND (gpu_num_boxplot_scan.cluster IS NULL OR j.cluster = gpu_num_boxplot_scan.cluster)
          GROUP BY j.cluster, j.type),
     f AS (
         SELECT q.cluster, q.type, q.p[1] AS q1, q.p[2] AS q2, q.p[3] AS q3,
@@ -193,8 +193,8 @@ AS $$
      GROUP BY f.cluster, f.type, f.q1, f.q2, f.q3
      ORDER BY f.cluster COLLATE "C", f.type COLLATE "C"
 $$;
-COMMENT ON FUNCTION acmetrace.gpu_num_boxplot(text) IS
-  'GPU count of GPU jobs per cluster and type as box-plot numbers: min, quartiles (linear interpolation, as percentile_cont and numpy; 2 decimals), max, whiskers at the most extreme gpu_num within 1.5 IQR of the box, and the number of jobs outside them.';
+COMMENT ON FUNCTION acmetrace_internal.gpu_num_boxplot_scan(text) IS
+  'The scan path of acmetrace.gpu_num_boxplot: reads acmetrace.jobs.';
 
 -- Cancellations by queueing-delay bin: [0, w), [w, 2w), ... up to `upper`,
 -- then one open bin for waits >= upper.  Every bin is listed, empty or not.
@@ -217,7 +217,7 @@ $$;
 COMMENT ON FUNCTION acmetrace_internal.queue_bin_count(double precision, double precision) IS
   'Checks cancelled_by_queue''s bins and returns how many closed bins there are.';
 
-CREATE FUNCTION acmetrace.cancelled_by_queue(cluster text DEFAULT NULL, type text DEFAULT 'Eval',
+CREATE FUNCTION acmetrace_internal.cancelled_by_queue_scan(cluster text DEFAULT NULL, type text DEFAULT 'Eval',
                                              bin_width double precision DEFAULT 20,
                                              upper double precision DEFAULT 300,
                                              all_jobs boolean DEFAULT false)
@@ -226,7 +226,7 @@ RETURNS TABLE (cluster text, bin integer, queue_from_s double precision, queue_t
 LANGUAGE sql STABLE PARALLEL SAFE
 AS $$
     WITH p AS (SELECT acmetrace_internal.queue_bin_count(bin_width, upper) AS nb
-                WHERE acmetrace_internal.known_cluster(cancelled_by_queue.cluster)),
+                WHERE acmetrace_internal.known_cluster(cancelled_by_queue_scan.cluster)),
     b AS (
         SELECT j.cluster,
                CASE WHEN j.wait_s >= upper THEN p.nb + 1
@@ -234,8 +234,8 @@ AS $$
                j.state = 'CANCELLED' AS is_cancelled
           FROM acmetrace.jobs j, p
          WHERE (j.gpu_num > 0 OR coalesce(all_jobs, false)) AND j.wait_s >= 0
-           AND (cancelled_by_queue.cluster IS NULL OR j.cluster = cancelled_by_queue.cluster)
-           AND (cancelled_by_queue.type IS NULL OR j.type = cancelled_by_queue.type)),
+           AND (cancelled_by_queue_scan.cluster IS NULL OR j.cluster = cancelled_by_queue_scan.cluster)
+           AND (cancelled_by_queue_scan.type IS NULL OR j.type = cancelled_by_queue_scan.type)),
     c AS (SELECT DISTINCT b.cluster FROM b)
     SELECT c.cluster, k.bin,
            least((k.bin - 1) * bin_width, upper),
@@ -249,11 +249,11 @@ AS $$
      GROUP BY c.cluster, k.bin, p.nb
      ORDER BY c.cluster COLLATE "C", k.bin
 $$;
-COMMENT ON FUNCTION acmetrace.cancelled_by_queue(text, text, double precision, double precision, boolean) IS
-  'GPU jobs (all_jobs: every job) of one type (default Eval; NULL: every type) by queueing delay (start - submit) in bins of bin_width seconds up to upper, then one open bin (queue_to_s NULL): jobs, cancelled jobs and the percent cancelled. Every bin is listed; jobs that never started are left out.';
+COMMENT ON FUNCTION acmetrace_internal.cancelled_by_queue_scan(text, text, double precision, double precision, boolean) IS
+  'The scan path of acmetrace.cancelled_by_queue: reads acmetrace.jobs.';
 
 -- GPU time burned by jobs that failed or were cancelled.
-CREATE FUNCTION acmetrace.gpu_time_lost(cluster text DEFAULT NULL)
+CREATE FUNCTION acmetrace_internal.gpu_time_lost_scan(cluster text DEFAULT NULL)
 RETURNS TABLE (cluster text, type text, jobs bigint, gpu_time numeric, failed_gpu_time numeric,
                cancelled_gpu_time numeric, failed_pct numeric, cancelled_pct numeric)
 LANGUAGE sql STABLE PARALLEL SAFE
@@ -265,16 +265,16 @@ AS $$
                    coalesce(sum(j.duration * j.gpu_num) FILTER (WHERE j.final_state = 'FAILED'), 0) AS f,
                    coalesce(sum(j.duration * j.gpu_num) FILTER (WHERE j.final_state = 'CANCELLED'), 0) AS c
               FROM acmetrace.jobs j
-             WHERE acmetrace_internal.known_cluster(gpu_time_lost.cluster)
-               AND j.gpu_num > 0 AND (gpu_time_lost.cluster IS NULL OR j.cluster = gpu_time_lost.cluster)
+             WHERE acmetrace_internal.known_cluster(gpu_time_lost_scan.cluster)
+               AND j.gpu_num > 0 AND (gpu_time_lost_scan.cluster IS NULL OR j.cluster = gpu_time_lost_scan.cluster)
              GROUP BY j.cluster, j.type) s
      ORDER BY s.cluster COLLATE "C", s.type COLLATE "C"
 $$;
-COMMENT ON FUNCTION acmetrace.gpu_time_lost(text) IS
-  'Per cluster and job type: GPU jobs, GPU time (duration x gpu_num) of all of them, of failed ones (TIMEOUT and NODE_FAIL included) and of cancelled ones, and the two percents.';
+COMMENT ON FUNCTION acmetrace_internal.gpu_time_lost_scan(text) IS
+  'The scan path of acmetrace.gpu_time_lost: reads acmetrace.jobs.';
 
 -- Weeks start on Monday in the cluster's own time zone (acmetrace.clusters).
-CREATE FUNCTION acmetrace.gpu_time_lost_weekly(cluster text DEFAULT NULL)
+CREATE FUNCTION acmetrace_internal.gpu_time_lost_weekly_scan(cluster text DEFAULT NULL)
 RETURNS TABLE (cluster text, week date, jobs bigint, gpu_time numeric, failed_gpu_time numeric,
                cancelled_gpu_time numeric, failed_pct numeric, cancelled_pct numeric)
 LANGUAGE sql STABLE PARALLEL SAFE
@@ -289,19 +289,19 @@ AS $$
                    coalesce(sum(j.duration * j.gpu_num) FILTER (WHERE j.final_state = 'CANCELLED'), 0) AS c
               FROM acmetrace.jobs j
               JOIN acmetrace.clusters c ON c.cluster = j.cluster
-             WHERE acmetrace_internal.known_cluster(gpu_time_lost_weekly.cluster)
+             WHERE acmetrace_internal.known_cluster(gpu_time_lost_weekly_scan.cluster)
                AND j.gpu_num > 0 AND j.end_time IS NOT NULL
-               AND (gpu_time_lost_weekly.cluster IS NULL OR j.cluster = gpu_time_lost_weekly.cluster)
+               AND (gpu_time_lost_weekly_scan.cluster IS NULL OR j.cluster = gpu_time_lost_weekly_scan.cluster)
              GROUP BY j.cluster, 2) s
      ORDER BY s.cluster COLLATE "C", s.week
 $$;
-COMMENT ON FUNCTION acmetrace.gpu_time_lost_weekly(text) IS
-  'Per cluster and week (Monday, in the cluster''s time zone) in which GPU jobs ended: jobs, GPU time (duration x gpu_num) of all, failed and cancelled jobs, and the two percents. Jobs without end_time are left out.';
+COMMENT ON FUNCTION acmetrace_internal.gpu_time_lost_weekly_scan(text) IS
+  'The scan path of acmetrace.gpu_time_lost_weekly: reads acmetrace.jobs.';
 
 -- Queueing delay percentiles: plain SQL over delay_sketch_agg, so the
 -- executor brings parallel workers, partitions, foreign tables and
 -- row-level security.  The same jobs as queue_cdf.
-CREATE FUNCTION acmetrace.queue_percentiles(cluster text DEFAULT NULL,
+CREATE FUNCTION acmetrace_internal.queue_percentiles_scan(cluster text DEFAULT NULL,
                                             fractions double precision[] DEFAULT '{0.5,0.9,0.99}',
                                             all_jobs boolean DEFAULT false)
 RETURNS TABLE (cluster text, type text, jobs bigint, percentiles numeric[], sketch acmetrace.delay_sketch)
@@ -314,16 +314,16 @@ AS $$
       FROM (SELECT j.cluster, CASE WHEN grouping(j.type) = 0 THEN j.type END AS type,
                    acmetrace.delay_sketch_agg(j.wait_s) AS sk
               FROM acmetrace.jobs j
-             WHERE acmetrace_internal.known_cluster(queue_percentiles.cluster)
+             WHERE acmetrace_internal.known_cluster(queue_percentiles_scan.cluster)
                AND acmetrace_internal.check_fractions(fractions)
                AND j.wait_s >= 0 AND (j.gpu_num > 0 OR coalesce(all_jobs, false))
-               AND (queue_percentiles.cluster IS NULL OR j.cluster = queue_percentiles.cluster)
+               AND (queue_percentiles_scan.cluster IS NULL OR j.cluster = queue_percentiles_scan.cluster)
              GROUP BY GROUPING SETS ((j.cluster), (j.cluster, j.type))
             HAVING grouping(j.type) = 1 OR j.type IS NOT NULL) s
      ORDER BY s.cluster COLLATE "C", s.type COLLATE "C" NULLS FIRST
 $$;
-COMMENT ON FUNCTION acmetrace.queue_percentiles(text, double precision[], boolean) IS
-  'Queueing delay (start_time - submit_time, seconds, 3 significant digits) percentiles of GPU jobs (all_jobs: every job) per cluster, for all types (type NULL) and per type, within 0.5%; jobs that never started or started before their submit time are left out. The sketch column rolls up: acmetrace.rollup(sketch) merges clusters.';
+COMMENT ON FUNCTION acmetrace_internal.queue_percentiles_scan(text, double precision[], boolean) IS
+  'The scan path of acmetrace.queue_percentiles: reads acmetrace.jobs.';
 
 -- The seed analysis: queueing delay against occupancy, per job type.  The
 -- occupancy of a cluster is computed once, into a variable that every
@@ -331,7 +331,7 @@ COMMENT ON FUNCTION acmetrace.queue_percentiles(text, double precision[], boolea
 -- instead, a copy of it would travel with every row.
 -- PL/pgSQL cannot name an IN and an OUT parameter alike: the public
 -- function wraps this one.
-CREATE FUNCTION acmetrace_internal.queue_by_occupancy(in_cluster text, nbins integer, measured_at text,
+CREATE FUNCTION acmetrace_internal.queue_by_occupancy_scan(in_cluster text, nbins integer, measured_at text,
                                                       capacity bigint, all_jobs boolean)
 RETURNS TABLE (cluster text, type text, bin integer, gpus_from numeric, gpus_to numeric, jobs bigint,
                mean_queue_s numeric, median_queue_s numeric, p90_queue_s numeric)
@@ -388,23 +388,14 @@ BEGIN
     END LOOP;
 END
 $$;
-COMMENT ON FUNCTION acmetrace_internal.queue_by_occupancy(text, integer, text, bigint, boolean) IS
-  'The body of acmetrace.queue_by_occupancy.';
+COMMENT ON FUNCTION acmetrace_internal.queue_by_occupancy_scan(text, integer, text, bigint, boolean) IS
+  'The scan path of acmetrace.queue_by_occupancy: reads acmetrace.jobs.';
 
-CREATE FUNCTION acmetrace.queue_by_occupancy(cluster text DEFAULT NULL, nbins integer DEFAULT 10,
-                                             measured_at text DEFAULT 'submit', capacity bigint DEFAULT NULL,
-                                             all_jobs boolean DEFAULT false)
-RETURNS TABLE (cluster text, type text, bin integer, gpus_from numeric, gpus_to numeric, jobs bigint,
-               mean_queue_s numeric, median_queue_s numeric, p90_queue_s numeric)
-LANGUAGE sql STABLE PARALLEL SAFE
-AS 'SELECT * FROM acmetrace_internal.queue_by_occupancy($1, $2, $3, $4, $5)';
-COMMENT ON FUNCTION acmetrace.queue_by_occupancy(text, integer, text, bigint, boolean) IS
-  'Queueing delay (start - submit, seconds, 3 significant digits) of GPU jobs (all_jobs: every job) by cluster, job type and bin of GPUs allocated when the job was submitted (or started): width_bucket(gpus_at, 0, capacity, nbins); bin nbins+1 is at or over capacity. capacity defaults to the cluster''s, else the observed peak.';
 
 -- The paper's figures: CDFs and histograms over the bins aggregates.  Per
 -- cluster the all-types line (type NULL) and one line per type; `jobs` is
 -- how many jobs a line is made of.
-CREATE FUNCTION acmetrace.duration_cdf(cluster text DEFAULT NULL,
+CREATE FUNCTION acmetrace_internal.duration_cdf_scan(cluster text DEFAULT NULL,
                                        thresholds double precision[] DEFAULT acmetrace.powers_of_two(0, 21))
 RETURNS TABLE (cluster text, type text, x double precision, jobs bigint, cdf_pct numeric)
 LANGUAGE sql STABLE PARALLEL SAFE
@@ -413,18 +404,18 @@ AS $$
       FROM (SELECT j.cluster, CASE WHEN grouping(j.type) = 0 THEN j.type END AS type,
                    count(j.duration) AS n, acmetrace.cdf_at(j.duration::float8, thresholds) AS cdf
               FROM acmetrace.jobs j
-             WHERE acmetrace_internal.known_cluster(duration_cdf.cluster)
-               AND j.gpu_num > 0 AND (duration_cdf.cluster IS NULL OR j.cluster = duration_cdf.cluster)
+             WHERE acmetrace_internal.known_cluster(duration_cdf_scan.cluster)
+               AND j.gpu_num > 0 AND (duration_cdf_scan.cluster IS NULL OR j.cluster = duration_cdf_scan.cluster)
              GROUP BY GROUPING SETS ((j.cluster), (j.cluster, j.type))
             HAVING grouping(j.type) = 1 OR j.type IS NOT NULL) g,
            unnest(thresholds, g.cdf) u(x, p)
      WHERE g.cdf IS NOT NULL
      ORDER BY g.cluster COLLATE "C", g.type COLLATE "C" NULLS FIRST, u.x
 $$;
-COMMENT ON FUNCTION acmetrace.duration_cdf(text, double precision[]) IS
-  'CDF (percent, 2 decimals) of the published duration of GPU jobs at each threshold (default 1, 2, 4, ... 2^21 s), per cluster (type NULL) and per job type, with the number of jobs of each line.';
+COMMENT ON FUNCTION acmetrace_internal.duration_cdf_scan(text, double precision[]) IS
+  'The scan path of acmetrace.duration_cdf: reads acmetrace.jobs.';
 
-CREATE FUNCTION acmetrace.queue_cdf(cluster text DEFAULT NULL,
+CREATE FUNCTION acmetrace_internal.queue_cdf_scan(cluster text DEFAULT NULL,
                                     thresholds double precision[] DEFAULT '{0}' || acmetrace.powers_of_two(0, 21),
                                     all_jobs boolean DEFAULT false)
 RETURNS TABLE (cluster text, type text, x double precision, jobs bigint, cdf_pct numeric)
@@ -434,19 +425,19 @@ AS $$
       FROM (SELECT j.cluster, CASE WHEN grouping(j.type) = 0 THEN j.type END AS type,
                    count(*) AS n, acmetrace.cdf_at(j.wait_s, thresholds) AS cdf
               FROM acmetrace.jobs j
-             WHERE acmetrace_internal.known_cluster(queue_cdf.cluster)
+             WHERE acmetrace_internal.known_cluster(queue_cdf_scan.cluster)
                AND j.wait_s >= 0 AND (j.gpu_num > 0 OR coalesce(all_jobs, false))
-               AND (queue_cdf.cluster IS NULL OR j.cluster = queue_cdf.cluster)
+               AND (queue_cdf_scan.cluster IS NULL OR j.cluster = queue_cdf_scan.cluster)
              GROUP BY GROUPING SETS ((j.cluster), (j.cluster, j.type))
             HAVING grouping(j.type) = 1 OR j.type IS NOT NULL) g,
            unnest(thresholds, g.cdf) u(x, p)
      WHERE g.cdf IS NOT NULL
      ORDER BY g.cluster COLLATE "C", g.type COLLATE "C" NULLS FIRST, u.x
 $$;
-COMMENT ON FUNCTION acmetrace.queue_cdf(text, double precision[], boolean) IS
-  'CDF (percent, 2 decimals) of the queueing delay (start - submit) of GPU jobs (all_jobs: every job) at each threshold (default 0, then 1, 2, 4, ... 2^21 s), per cluster (type NULL) and per job type, with the number of jobs of each line: the jobs queue_percentiles counts.';
+COMMENT ON FUNCTION acmetrace_internal.queue_cdf_scan(text, double precision[], boolean) IS
+  'The scan path of acmetrace.queue_cdf: reads acmetrace.jobs.';
 
-CREATE FUNCTION acmetrace.gpu_num_cdf(cluster text DEFAULT NULL,
+CREATE FUNCTION acmetrace_internal.gpu_num_cdf_scan(cluster text DEFAULT NULL,
                                       thresholds double precision[] DEFAULT acmetrace.steps(0, 1024, 1))
 RETURNS TABLE (cluster text, x double precision, jobs bigint, job_pct numeric, gpu_time_pct numeric)
 LANGUAGE sql STABLE PARALLEL SAFE
@@ -456,14 +447,14 @@ SELECT g.cluster, u.x, g.n, round(u.jobs::numeric, 2), round(u.gpu_time::numeric
                acmetrace.cdf_at(j.gpu_num, thresholds) AS jobs,
                acmetrace.weighted_cdf_at(j.gpu_num, j.gpu_num * j.duration::float8, thresholds) AS gpu_time
           FROM acmetrace.jobs j
-         WHERE acmetrace_internal.known_cluster(gpu_num_cdf.cluster)
-           AND j.gpu_num > 0 AND (gpu_num_cdf.cluster IS NULL OR j.cluster = gpu_num_cdf.cluster)
+         WHERE acmetrace_internal.known_cluster(gpu_num_cdf_scan.cluster)
+           AND j.gpu_num > 0 AND (gpu_num_cdf_scan.cluster IS NULL OR j.cluster = gpu_num_cdf_scan.cluster)
          GROUP BY j.cluster) g,
        unnest(thresholds, g.jobs, g.gpu_time) u(x, jobs, gpu_time)
  ORDER BY g.cluster COLLATE "C", u.x
 $$;
-COMMENT ON FUNCTION acmetrace.gpu_num_cdf(text, double precision[]) IS
-  'CDF of GPU count over GPU jobs, by job count and weighted by GPU time (gpu_num x published duration, as the notebook), at each threshold (default 0..1024), in percent with 2 decimals, with the number of jobs.';
+COMMENT ON FUNCTION acmetrace_internal.gpu_num_cdf_scan(text, double precision[]) IS
+  'The scan path of acmetrace.gpu_num_cdf: reads acmetrace.jobs.';
 
 -- Utilization: metric names are stored upper case, so any spelling finds them.
 CREATE FUNCTION acmetrace.util_cdf(cluster text DEFAULT NULL, metric text DEFAULT 'GPU_UTIL',

@@ -14,6 +14,7 @@ DECLARE
     n bigint;
 BEGIN
     PERFORM acmetrace_internal.one_cluster(cluster, 'drop_cluster');
+    PERFORM acmetrace_internal.changing(cluster);
     DELETE FROM acmetrace.jobs j WHERE j.cluster = drop_cluster.cluster;
     GET DIAGNOSTICS n = ROW_COUNT;
     DELETE FROM acmetrace.clusters c WHERE c.cluster = drop_cluster.cluster;

@@ -8,7 +8,7 @@
 -- peak_allocated = most GPUs held at once by started GPU jobs (a job without
 -- end_time holds its GPUs to the end; rows with end_time < start_time, which
 -- acmetrace.audit reports, are left out).
-CREATE FUNCTION acmetrace.trace_comparison(cluster text DEFAULT NULL)
+CREATE FUNCTION acmetrace_internal.trace_comparison_scan(cluster text DEFAULT NULL)
 RETURNS TABLE (cluster text, source_format text, year integer,
                first_submit timestamptz, last_submit timestamptz,
                span_days numeric, months numeric,
@@ -29,27 +29,10 @@ SELECT c.cluster, c.source_format,
                       FILTER (WHERE j.gpu_num > 0 AND NOT coalesce(j.end_time < j.start_time, false)))
   FROM acmetrace.clusters c
   LEFT JOIN acmetrace.jobs j ON j.cluster = c.cluster
- WHERE acmetrace_internal.known_cluster(trace_comparison.cluster)
-   AND (trace_comparison.cluster IS NULL OR c.cluster = trace_comparison.cluster)
+ WHERE acmetrace_internal.known_cluster(trace_comparison_scan.cluster)
+   AND (trace_comparison_scan.cluster IS NULL OR c.cluster = trace_comparison_scan.cluster)
  GROUP BY c.cluster, c.source_format, c.time_zone, c.gpu_capacity
  ORDER BY c.cluster COLLATE "C"
 $$;
-COMMENT ON FUNCTION acmetrace.trace_comparison(text) IS
-  'One row per loaded cluster (NULL: every one) with the columns of the AcmeTrace paper''s comparison of datacenters: year, span, jobs, GPU jobs, mean GPUs per GPU job, GPU capacity, peak GPUs allocated.';
-
-CREATE VIEW acmetrace.v_trace_comparison WITH (security_invoker = true) AS
-SELECT * FROM acmetrace.trace_comparison(NULL);
-COMMENT ON VIEW acmetrace.v_trace_comparison IS
-  'acmetrace.trace_comparison() as a view, for BI tools: one row per loaded cluster.';
-COMMENT ON COLUMN acmetrace.v_trace_comparison.cluster IS 'Cluster name (acmetrace.clusters.cluster).';
-COMMENT ON COLUMN acmetrace.v_trace_comparison.source_format IS 'Format the cluster was loaded from: acme_seren, acme_kalos, helios, philly, generated.';
-COMMENT ON COLUMN acmetrace.v_trace_comparison.year IS 'Year of the first submission, in the cluster''s time zone.';
-COMMENT ON COLUMN acmetrace.v_trace_comparison.first_submit IS 'Earliest submit_time.';
-COMMENT ON COLUMN acmetrace.v_trace_comparison.last_submit IS 'Latest submit_time.';
-COMMENT ON COLUMN acmetrace.v_trace_comparison.span_days IS 'last_submit - first_submit in days, rounded to 2 decimals.';
-COMMENT ON COLUMN acmetrace.v_trace_comparison.months IS 'span_days / 30.44 (mean month length, 365.25 / 12), rounded to 1 decimal.';
-COMMENT ON COLUMN acmetrace.v_trace_comparison.jobs IS 'Number of jobs.';
-COMMENT ON COLUMN acmetrace.v_trace_comparison.gpu_jobs IS 'Jobs with gpu_num > 0.';
-COMMENT ON COLUMN acmetrace.v_trace_comparison.avg_gpus_per_gpu_job IS 'Mean gpu_num over the GPU jobs, rounded to 2 decimals (the paper''s GPUs per job).';
-COMMENT ON COLUMN acmetrace.v_trace_comparison.gpus IS 'GPU capacity (acmetrace.clusters.gpu_capacity); NULL when unknown.';
-COMMENT ON COLUMN acmetrace.v_trace_comparison.peak_allocated IS 'Most GPUs allocated at one instant by started GPU jobs (no end_time: held to the end; end_time < start_time: left out).';
+COMMENT ON FUNCTION acmetrace_internal.trace_comparison_scan(text) IS
+  'The scan path of acmetrace.trace_comparison: reads acmetrace.jobs.';

@@ -133,6 +133,7 @@ BEGIN
              end_time AT TIME ZONE $2, duration, queue, NULL,
              vc, NULL, NULL, NULL, NULL'
     END;
+    PERFORM acmetrace_internal.changing(cl);   -- the summaries trigger rebuilds cl only
     BEGIN
         EXECUTE 'INSERT INTO acmetrace.jobs
                    (cluster, job_id, user_id, type, state, node_num, gpu_num, cpu_num,

@@ -81,6 +81,7 @@ BEGIN
               'Load Philly''s cluster_job_log file unmodified: [{"status": ..., "jobid": ..., "attempts": [...]}, ...].');
     END IF;
 
+    PERFORM acmetrace_internal.changing(v_cl);   -- the summaries trigger rebuilds v_cl only
     BEGIN
         WITH job AS MATERIALIZED (
             SELECT e.ord, r.jobid, r.status, r."user", r.vc,

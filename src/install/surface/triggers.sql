@@ -20,3 +20,21 @@ CREATE TRIGGER load_line BEFORE INSERT ON acmetrace.utilization_lines
     FOR EACH ROW EXECUTE FUNCTION acmetrace_internal.utilization_load();
 CREATE TRIGGER load_end AFTER INSERT ON acmetrace.utilization_lines
     FOR EACH STATEMENT EXECUTE FUNCTION acmetrace_internal.utilization_load();
+
+-- Summaries follow every change of the jobs and of a cluster's settings.
+CREATE TRIGGER summaries AFTER INSERT OR UPDATE OR DELETE ON acmetrace.jobs
+    FOR EACH STATEMENT EXECUTE FUNCTION acmetrace_internal.jobs_changed();
+CREATE TRIGGER summaries_truncate AFTER TRUNCATE ON acmetrace.jobs
+    FOR EACH STATEMENT EXECUTE FUNCTION acmetrace_internal.jobs_changed();
+CREATE TRIGGER summaries_update AFTER UPDATE ON acmetrace.clusters
+    REFERENCING OLD TABLE AS old_clusters NEW TABLE AS new_clusters
+    FOR EACH STATEMENT EXECUTE FUNCTION acmetrace_internal.clusters_changed();
+CREATE TRIGGER summaries_delete AFTER DELETE ON acmetrace.clusters
+    REFERENCING OLD TABLE AS old_clusters
+    FOR EACH STATEMENT EXECUTE FUNCTION acmetrace_internal.clusters_changed();
+CREATE TRIGGER summaries_truncate AFTER TRUNCATE ON acmetrace.clusters
+    FOR EACH STATEMENT EXECUTE FUNCTION acmetrace_internal.clusters_changed();
+
+-- An update from a release without summaries builds them here (a new
+-- install has no clusters yet).
+SELECT acmetrace_internal.summarize_all();

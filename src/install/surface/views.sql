@@ -85,6 +85,23 @@ CREATE VIEW acmetrace.v_gpu_util_histogram WITH (security_invoker = true) AS
 COMMENT ON VIEW acmetrace.v_gpu_util_histogram IS
   'Per-GPU average GPU_UTIL in 10% bins per cluster, the Spark study''s histogram (acmetrace.util_histogram).';
 
+CREATE VIEW acmetrace.v_trace_comparison WITH (security_invoker = true) AS
+SELECT * FROM acmetrace.trace_comparison(NULL);
+COMMENT ON VIEW acmetrace.v_trace_comparison IS
+  'acmetrace.trace_comparison() as a view, for BI tools: one row per loaded cluster.';
+COMMENT ON COLUMN acmetrace.v_trace_comparison.cluster IS 'Cluster name (acmetrace.clusters.cluster).';
+COMMENT ON COLUMN acmetrace.v_trace_comparison.source_format IS 'Format the cluster was loaded from: acme_seren, acme_kalos, helios, philly, generated.';
+COMMENT ON COLUMN acmetrace.v_trace_comparison.year IS 'Year of the first submission, in the cluster''s time zone.';
+COMMENT ON COLUMN acmetrace.v_trace_comparison.first_submit IS 'Earliest submit_time.';
+COMMENT ON COLUMN acmetrace.v_trace_comparison.last_submit IS 'Latest submit_time.';
+COMMENT ON COLUMN acmetrace.v_trace_comparison.span_days IS 'last_submit - first_submit in days, rounded to 2 decimals.';
+COMMENT ON COLUMN acmetrace.v_trace_comparison.months IS 'span_days / 30.44 (mean month length, 365.25 / 12), rounded to 1 decimal.';
+COMMENT ON COLUMN acmetrace.v_trace_comparison.jobs IS 'Number of jobs.';
+COMMENT ON COLUMN acmetrace.v_trace_comparison.gpu_jobs IS 'Jobs with gpu_num > 0.';
+COMMENT ON COLUMN acmetrace.v_trace_comparison.avg_gpus_per_gpu_job IS 'Mean gpu_num over the GPU jobs, rounded to 2 decimals (the paper''s GPUs per job).';
+COMMENT ON COLUMN acmetrace.v_trace_comparison.gpus IS 'GPU capacity (acmetrace.clusters.gpu_capacity); NULL when unknown.';
+COMMENT ON COLUMN acmetrace.v_trace_comparison.peak_allocated IS 'Most GPUs allocated at one instant by started GPU jobs (no end_time: held to the end; end_time < start_time: left out).';
+
 -- Every view of the extension, wherever it is defined, reads with the
 -- reader's privileges.
 DO $do$

@@ -1,0 +1,87 @@
+-- Summaries of acmetrace.jobs, kept up to date in the transaction that
+-- changes the jobs (acmetrace_internal.summarize, run by the loaders,
+-- drop_cluster and the statement triggers on acmetrace.jobs and
+-- acmetrace.clusters).  The standard analyses read these instead of
+-- scanning the jobs; SET acmetrace.summaries = off makes them scan.
+-- Derived data: pg_dump does not dump them, a restore rebuilds them.
+
+CREATE TABLE acmetrace.summary_clusters (
+    cluster            text PRIMARY KEY,
+    jobs               bigint NOT NULL,
+    occupancy_capacity bigint NOT NULL,
+    peak_allocated     bigint,
+    exact              boolean NOT NULL,
+    built_at           timestamptz NOT NULL
+);
+COMMENT ON TABLE acmetrace.summary_clusters IS
+  'One row per cluster whose summaries are built: its jobs, the GPU capacity its occupancy bins divide (gpu_capacity, else the observed peak), the peak GPUs held by started GPU jobs, whether every duration, queue and wait is finite (else the analyses scan), and when the summaries were built.';
+
+CREATE TABLE acmetrace.summary_jobs (
+    cluster            text NOT NULL,
+    submit_day         date,
+    end_week           date,
+    type               text,
+    final_state        text NOT NULL,
+    gpu_num            integer,
+    jobs               bigint NOT NULL,
+    duration_n         bigint NOT NULL,
+    duration_sum       numeric,
+    duration_max       numeric,
+    queue_n            bigint NOT NULL,
+    queue_sum          numeric,
+    gpu_time           numeric,
+    gpu_time_published numeric,
+    first_submit       timestamptz,
+    last_submit        timestamptz
+);
+CREATE INDEX summary_jobs_cluster ON acmetrace.summary_jobs (cluster);
+COMMENT ON TABLE acmetrace.summary_jobs IS
+  'Jobs per cluster, day of submission and week of end (the cluster''s time zone), type, final state and gpu_num: counts, exact sums and maxima of the published duration and queue, GPU time (duration x gpu_num; gpu_time_published: the published gpu_time, else that), first and last submission.';
+
+CREATE TABLE acmetrace.summary_groups (
+    cluster            text NOT NULL,
+    type               text,
+    final_state        text NOT NULL,
+    gpu_num            integer,
+    jobs               bigint NOT NULL,
+    duration_n         bigint NOT NULL,
+    duration_sum       numeric,
+    duration_max       numeric,
+    queue_n            bigint NOT NULL,
+    queue_sum          numeric,
+    gpu_time           numeric,
+    gpu_time_published numeric,
+    first_submit       timestamptz,
+    last_submit        timestamptz
+);
+CREATE INDEX summary_groups_cluster ON acmetrace.summary_groups (cluster);
+COMMENT ON TABLE acmetrace.summary_groups IS
+  'summary_jobs over all days: one row per cluster, type, final state and gpu_num (a few hundred rows per cluster), what most analyses read.';
+
+CREATE TABLE acmetrace.summary_weeks (
+    cluster            text NOT NULL,
+    end_week           date,
+    type               text,
+    final_state        text NOT NULL,
+    gpu_num            integer,
+    jobs               bigint NOT NULL,
+    gpu_time           numeric
+);
+CREATE INDEX summary_weeks_cluster ON acmetrace.summary_weeks (cluster);
+COMMENT ON TABLE acmetrace.summary_weeks IS
+  'summary_jobs per week of end (Monday, the cluster''s time zone; NULL: not ended), type, final state and gpu_num: jobs and GPU time.';
+
+CREATE TABLE acmetrace.summary_values (
+    cluster       text NOT NULL,
+    measure       text NOT NULL CHECK (measure IN ('wait', 'wait_by_occupancy', 'duration', 'queue')),
+    type          text,
+    all_types     boolean NOT NULL,
+    gpu           boolean,
+    occupancy_bin integer,
+    cancelled     boolean,
+    vals          double precision[] NOT NULL,
+    counts        bigint[] NOT NULL
+);
+CREATE INDEX summary_values_cluster ON acmetrace.summary_values (cluster, measure);
+COMMENT ON TABLE acmetrace.summary_values IS
+  'Exact distributions as distinct values (vals, increasing) and their counts: wait (start - submit of GPU jobs that started at or after submission) per type and cancelled or not; wait_by_occupancy per type and tenth of occupancy_capacity allocated at submission; duration per type (all_types: every type) and GPU or CPU job; the published queue per GPU or CPU job.';

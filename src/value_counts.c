@@ -1,0 +1,190 @@
+/*
+ * value_counts.c: reading the summaries' exact distributions, kept as a
+ * pair of arrays (values float8[], counts bigint[]): percentiles as
+ * percentile_cont gives them, counts at thresholds, the sum, and a
+ * delay_sketch of the values.  The arrays come from a table a user can
+ * write, so each is checked before use.
+ */
+#include "postgres.h"
+
+#include <math.h>
+
+#include "catalog/pg_type.h"
+#include "fmgr.h"
+#include "utils/array.h"
+#include "utils/builtins.h"
+
+#include "glue.h"
+#include "sketch_type.h"
+#include "value_counts.h"
+
+PG_FUNCTION_INFO_V1(acmetrace_vc_percentiles);
+PG_FUNCTION_INFO_V1(acmetrace_vc_counts_at);
+PG_FUNCTION_INFO_V1(acmetrace_vc_sum);
+PG_FUNCTION_INFO_V1(acmetrace_vc_sketch);
+
+typedef struct VcArg
+{
+	double	   *vals;
+	int64	   *counts;
+	uint64	   *cum;
+	int			n;
+	uint64		total;
+} VcArg;
+
+static void
+vc_bad(const char *what, const char *detail)
+{
+	ereport(ERROR,
+			(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+			 errmsg("invalid value counts: %s", what),
+			 detail ? errdetail("%s", detail) : 0,
+			 errhint("Value counts are two arrays of equal length: distinct finite values in increasing "
+					 "order and their counts (1 or more), as the summaries keep them.")));
+}
+
+/* A one-dimensional array of elemtype without NULLs: its data and length. */
+static void *
+vc_array(ArrayType *a, Oid elemtype, const char *name, int *n)
+{
+	if (ARR_ELEMTYPE(a) != elemtype)
+		vc_bad(psprintf("%s has the wrong element type", name), NULL);
+	if (ARR_NDIM(a) > 1)
+		vc_bad(psprintf("%s has %d dimensions, not 1", name, ARR_NDIM(a)), NULL);
+	if (ARR_HASNULL(a) && array_contains_nulls(a))
+		vc_bad(psprintf("%s contains NULL", name), NULL);
+	*n = ARR_NDIM(a) == 0 ? 0 : ARR_DIMS(a)[0];
+	return ARR_DATA_PTR(a);
+}
+
+static void
+vc_read(FunctionCallInfo fcinfo, VcArg *vc)
+{
+	ArrayType  *va = PG_GETARG_ARRAYTYPE_P(0);
+	ArrayType  *ca = PG_GETARG_ARRAYTYPE_P(1);
+	int			nc;
+	size_t		bad;
+	const char *msg;
+
+	vc->vals = vc_array(va, FLOAT8OID, "the values array", &vc->n);
+	vc->counts = vc_array(ca, INT8OID, "the counts array", &nc);
+	if (nc != vc->n)
+		vc_bad("the arrays differ in length", psprintf("%d values, %d counts.", vc->n, nc));
+	msg = at_vc_check(vc->vals, vc->counts, vc->n, &bad);
+	if (msg)
+		vc_bad(msg, psprintf("At element %zu: value %g, count " INT64_FORMAT ".",
+							 bad + 1, vc->vals[bad], vc->counts[bad]));
+	vc->cum = palloc(sizeof(uint64) * Max(vc->n, 1));
+	vc->total = vc->n == 0 ? 0 : at_vc_prefix(vc->counts, vc->n, vc->cum);
+	if (vc->n > 0 && vc->total == 0)
+		vc_bad("the counts add up to more than 2^62", NULL);
+}
+
+/* percentile_cont(fractions) over the values; NULL when there are none. */
+Datum
+acmetrace_vc_percentiles(PG_FUNCTION_ARGS)
+{
+	VcArg		vc;
+	ArrayType  *fa;
+	Datum	   *fs;
+	bool	   *fnull;
+	int			nf;
+	Datum	   *out;
+
+	if (PG_ARGISNULL(0) || PG_ARGISNULL(1) || PG_ARGISNULL(2))
+		PG_RETURN_NULL();
+	vc_read(fcinfo, &vc);
+	fa = PG_GETARG_ARRAYTYPE_P(2);
+	if (ARR_ELEMTYPE(fa) != FLOAT8OID || ARR_NDIM(fa) > 1)
+		vc_bad("fractions must be a one-dimensional double precision array", NULL);
+	deconstruct_array(fa, FLOAT8OID, 8, FLOAT8PASSBYVAL, TYPALIGN_DOUBLE, &fs, &fnull, &nf);
+	for (int i = 0; i < nf; i++)
+	{
+		double		q = fnull[i] ? 0 : DatumGetFloat8(fs[i]);
+
+		/* percentile_cont's own check and message */
+		if (q < 0 || q > 1 || isnan(q))
+			ereport(ERROR,
+					(errcode(ERRCODE_NUMERIC_VALUE_OUT_OF_RANGE),
+					 errmsg("percentile value %g is not between 0 and 1", q)));
+	}
+	if (vc.total == 0)
+		PG_RETURN_NULL();
+	out = palloc(sizeof(Datum) * Max(nf, 1));
+	for (int i = 0; i < nf; i++)
+		out[i] = fnull[i] ? (Datum) 0 :
+			Float8GetDatum(at_vc_percentile_cont(vc.vals, vc.cum, vc.n, DatumGetFloat8(fs[i])));
+	{
+		int			dims[1] = {nf};
+		int			lbs[1] = {1};
+
+		PG_RETURN_ARRAYTYPE_P(construct_md_array(out, fnull, nf == 0 ? 0 : 1, dims, lbs,
+												 FLOAT8OID, 8, FLOAT8PASSBYVAL, TYPALIGN_DOUBLE));
+	}
+}
+
+/* Values <= each threshold (strict: < each), as bigint[] of the thresholds' length. */
+Datum
+acmetrace_vc_counts_at(PG_FUNCTION_ARGS)
+{
+	VcArg		vc;
+	ArrayType  *ta;
+	double	   *ts;
+	int			nt;
+	bool		strict;
+	Datum	   *out;
+
+	if (PG_ARGISNULL(0) || PG_ARGISNULL(1) || PG_ARGISNULL(2) || PG_ARGISNULL(3))
+		PG_RETURN_NULL();
+	vc_read(fcinfo, &vc);
+	ta = PG_GETARG_ARRAYTYPE_P(2);
+	strict = PG_GETARG_BOOL(3);
+	if (ARR_ELEMTYPE(ta) != FLOAT8OID || ARR_NDIM(ta) > 1 || (ARR_HASNULL(ta) && array_contains_nulls(ta)))
+		vc_bad("thresholds must be a one-dimensional double precision array without NULLs", NULL);
+	nt = ARR_NDIM(ta) == 0 ? 0 : ARR_DIMS(ta)[0];
+	ts = (double *) ARR_DATA_PTR(ta);
+	out = palloc(sizeof(Datum) * Max(nt, 1));
+	for (int i = 0; i < nt; i++)
+		out[i] = Int64GetDatum((int64) at_vc_count_at(vc.vals, vc.cum, vc.n, ts[i], strict));
+	PG_RETURN_ARRAYTYPE_P(construct_array(out, nt, INT8OID, 8, FLOAT8PASSBYVAL, TYPALIGN_DOUBLE));
+}
+
+/* sum(value * count), in increasing order of value; NULL when there are none. */
+Datum
+acmetrace_vc_sum(PG_FUNCTION_ARGS)
+{
+	VcArg		vc;
+	double		s = 0;
+
+	if (PG_ARGISNULL(0) || PG_ARGISNULL(1))
+		PG_RETURN_NULL();
+	vc_read(fcinfo, &vc);
+	if (vc.total == 0)
+		PG_RETURN_NULL();
+	for (int i = 0; i < vc.n; i++)
+		s += vc.vals[i] * (double) vc.counts[i];
+	PG_RETURN_FLOAT8(s);
+}
+
+/* The delay_sketch delay_sketch_agg would give for the values (relative error 0.005). */
+Datum
+acmetrace_vc_sketch(PG_FUNCTION_ARGS)
+{
+	VcArg		vc;
+	at_sketch	sk;
+
+	if (PG_ARGISNULL(0) || PG_ARGISNULL(1))
+		PG_RETURN_NULL();
+	vc_read(fcinfo, &vc);
+	if (vc.total == 0)
+		PG_RETURN_NULL();
+	at_sk_init(&sk, AT_SK_DEFAULT_ERROR, at_cxt_mem, CurrentMemoryContext);
+	for (int i = 0; i < vc.n; i++)
+	{
+		at_sk_err	e = at_sk_add_n(&sk, vc.vals[i], (uint64) vc.counts[i]);
+
+		if (e != AT_SK_OK)
+			sk_raise(e, vc.vals[i]);
+	}
+	PG_RETURN_BYTEA_P(sk_flatten(&sk));
+}
