@@ -38,28 +38,31 @@ CREATE TYPE acmetrace_internal.summary_part AS (
 COMMENT ON TYPE acmetrace_internal.summary_part IS
   'A row of summary_scan: a summary_values row, or the facts row (vals: capacity, peak; counts: jobs, exact, odd).';
 
-CREATE FUNCTION acmetrace_internal.summary_scan(cluster text, capacity integer)
+CREATE FUNCTION acmetrace_internal.summary_scan(cluster text, capacity integer, zone text, utc_offset_s integer)
 RETURNS SETOF acmetrace_internal.summary_part
 AS 'MODULE_PATHNAME', 'acmetrace_summary_scan'
 LANGUAGE C VOLATILE;
-COMMENT ON FUNCTION acmetrace_internal.summary_scan(text, integer) IS
-  'One pass over the cluster''s jobs: the exact distributions of summary_values (waits binned by the occupancy at submission over capacity, else the observed peak) and a facts row.';
+COMMENT ON FUNCTION acmetrace_internal.summary_scan(text, integer, text, integer) IS
+  'One pass over the cluster''s jobs: fills summary_jobs (days and weeks in zone, else at the fixed utc_offset_s) when every numeric fits its exact sums, and returns the exact distributions of summary_values (waits binned by the occupancy at submission over capacity, else the observed peak) and a facts row.';
 
 -- One cluster's summaries, from its jobs: an aggregate for the sums (hash
 -- aggregation, room for it; days and weeks in the cluster's zone, through
 -- TimeZone, which is much cheaper per row than AT TIME ZONE) and one C pass
 -- for the distributions and the occupancy.
-CREATE FUNCTION acmetrace_internal.summarize(cl text)
+CREATE FUNCTION acmetrace_internal.summarize(cl text, force boolean DEFAULT false)
 RETURNS void
 LANGUAGE plpgsql
 SET work_mem = '256MB'
 SET enable_sort = off
-SET TimeZone FROM CURRENT
+SET TimeZone = 'UTC'
 AS $$
 #variable_conflict use_variable
 DECLARE
-    tz   text;
-    gcap integer;
+    tz      text;
+    gcap    integer;
+    abbrev  boolean;
+    off     integer;
+    grouped boolean;
 BEGIN
     -- one rebuild of a cluster at a time: the later one reads what the
     -- earlier committed (read committed) or fails on its summary row
@@ -70,34 +73,60 @@ BEGIN
     DELETE FROM acmetrace.summary_values s WHERE s.cluster = cl;
     DELETE FROM acmetrace.summary_clusters s WHERE s.cluster = cl;
     SELECT c.time_zone, c.gpu_capacity INTO tz, gcap FROM acmetrace.clusters c WHERE c.cluster = cl;
-    IF NOT FOUND THEN
+    -- gone, or acmetrace.summaries off: no summaries, so the analyses scan
+    -- this cluster until refresh_summaries builds them
+    IF NOT FOUND OR NOT (force OR acmetrace_internal.use_summaries()) THEN
         RETURN;
     END IF;
+    -- an abbreviation (the loaders accept them) is a fixed offset, as AT TIME ZONE reads it
+    SELECT date_part('epoch', z.utc_offset)::integer INTO off
+      FROM pg_catalog.pg_timezone_abbrevs z WHERE z.abbrev = tz AND tz <> 'UTC';
+    abbrev := FOUND;
 
-    IF tz = 'UTC' OR NOT EXISTS (SELECT 1 FROM pg_catalog.pg_timezone_abbrevs z WHERE z.abbrev = tz) THEN
-        -- restored when the function returns (its SET clause)
-        PERFORM pg_catalog.set_config('TimeZone', tz, true);
-        INSERT INTO acmetrace.summary_jobs
-        SELECT cl, j.submit_time::date, date_trunc('week', j.end_time)::date,
-               j.type, j.final_state, j.gpu_num,
-               count(*), count(j.duration), sum(j.duration), max(j.duration),
-               count(j.queue), sum(j.queue),
-               sum(j.duration * j.gpu_num), sum(coalesce(j.gpu_time, j.duration * j.gpu_num)),
-               min(j.submit_time), max(j.submit_time)
-          FROM acmetrace.jobs j
-         WHERE j.cluster = cl
-         GROUP BY 2, 3, 4, 5, 6;
-    ELSE  -- an abbreviation: only AT TIME ZONE reads it as the loader did
-        INSERT INTO acmetrace.summary_jobs
-        SELECT cl, (j.submit_time AT TIME ZONE tz)::date, date_trunc('week', j.end_time AT TIME ZONE tz)::date,
-               j.type, j.final_state, j.gpu_num,
-               count(*), count(j.duration), sum(j.duration), max(j.duration),
-               count(j.queue), sum(j.queue),
-               sum(j.duration * j.gpu_num), sum(coalesce(j.gpu_time, j.duration * j.gpu_num)),
-               min(j.submit_time), max(j.submit_time)
-          FROM acmetrace.jobs j
-         WHERE j.cluster = cl
-         GROUP BY 2, 3, 4, 5, 6;
+    -- the pass: summary_values, the facts, and summary_jobs when its sums fit
+    WITH p AS MATERIALIZED (
+        SELECT * FROM acmetrace_internal.summary_scan(cl, gcap, CASE WHEN NOT abbrev THEN tz END, off)),
+    ins AS (
+        INSERT INTO acmetrace.summary_values (cluster, measure, type, all_types, gpu, occupancy_bin, cancelled, vals, counts)
+        SELECT cl, p.measure, p.type, p.all_types, p.gpu, p.occupancy_bin, p.cancelled, p.vals, p.counts
+          FROM p WHERE p.measure <> 'facts'
+        RETURNING 1),
+    facts AS (
+        INSERT INTO acmetrace.summary_clusters (cluster, jobs, occupancy_capacity, peak_allocated, exact, built_at)
+        SELECT cl, p.counts[1], CASE WHEN p.counts[3] = 0 THEN p.vals[1]::bigint END, p.vals[2]::bigint,
+               p.counts[2] = 1, pg_catalog.statement_timestamp()
+          FROM p WHERE p.measure = 'facts'
+        RETURNING 1)
+    SELECT p.counts[4] = 1 INTO grouped FROM p WHERE p.measure = 'facts';
+
+    IF NOT grouped THEN
+        -- a numeric the pass cannot sum exactly (NaN, infinite, over 18
+        -- digits or 9 decimals): the same grouping in SQL
+        IF NOT abbrev THEN
+            -- restored when the function returns (its SET clause)
+            PERFORM pg_catalog.set_config('TimeZone', tz, true);
+            INSERT INTO acmetrace.summary_jobs
+            SELECT cl, j.submit_time::date, date_trunc('week', j.end_time)::date,
+                   j.type, j.final_state, j.gpu_num,
+                   count(*), count(j.duration), sum(j.duration), max(j.duration),
+                   count(j.queue), sum(j.queue),
+                   sum(j.duration * j.gpu_num), sum(coalesce(j.gpu_time, j.duration * j.gpu_num)),
+                   min(j.submit_time), max(j.submit_time)
+              FROM acmetrace.jobs j
+             WHERE j.cluster = cl
+             GROUP BY 2, 3, 4, 5, 6;
+        ELSE
+            INSERT INTO acmetrace.summary_jobs
+            SELECT cl, (j.submit_time AT TIME ZONE tz)::date, date_trunc('week', j.end_time AT TIME ZONE tz)::date,
+                   j.type, j.final_state, j.gpu_num,
+                   count(*), count(j.duration), sum(j.duration), max(j.duration),
+                   count(j.queue), sum(j.queue),
+                   sum(j.duration * j.gpu_num), sum(coalesce(j.gpu_time, j.duration * j.gpu_num)),
+                   min(j.submit_time), max(j.submit_time)
+              FROM acmetrace.jobs j
+             WHERE j.cluster = cl
+             GROUP BY 2, 3, 4, 5, 6;
+        END IF;
     END IF;
 
     -- the coarser grains, from the days: a few thousand rows, not a million
@@ -110,22 +139,12 @@ BEGIN
     SELECT cl, s.end_week, s.type, s.final_state, s.gpu_num, sum(s.jobs), sum(s.gpu_time)
       FROM acmetrace.summary_jobs s WHERE s.cluster = cl
      GROUP BY s.end_week, s.type, s.final_state, s.gpu_num;
-
-    WITH p AS MATERIALIZED (SELECT * FROM acmetrace_internal.summary_scan(cl, gcap)),
-    ins AS (
-        INSERT INTO acmetrace.summary_values (cluster, measure, type, all_types, gpu, occupancy_bin, cancelled, vals, counts)
-        SELECT cl, p.measure, p.type, p.all_types, p.gpu, p.occupancy_bin, p.cancelled, p.vals, p.counts
-          FROM p WHERE p.measure <> 'facts')
-    INSERT INTO acmetrace.summary_clusters (cluster, jobs, occupancy_capacity, peak_allocated, exact, built_at)
-    SELECT cl, p.counts[1], CASE WHEN p.counts[3] = 0 THEN p.vals[1]::bigint END, p.vals[2]::bigint,
-           p.counts[2] = 1, pg_catalog.statement_timestamp()
-      FROM p WHERE p.measure = 'facts';
 END
 $$;
-COMMENT ON FUNCTION acmetrace_internal.summarize(text) IS
-  'Rebuilds the summaries of one cluster from its jobs (deletes them if the cluster is gone).';
+COMMENT ON FUNCTION acmetrace_internal.summarize(text, boolean) IS
+  'Rebuilds the summaries of one cluster from its jobs; deletes them if the cluster is gone, or if acmetrace.summaries is off and not force.';
 
-CREATE FUNCTION acmetrace_internal.summarize_all()
+CREATE FUNCTION acmetrace_internal.summarize_all(force boolean DEFAULT false)
 RETURNS void
 LANGUAGE plpgsql
 AS $$
@@ -137,7 +156,7 @@ BEGIN
               UNION
               SELECT c.cluster FROM acmetrace.clusters c
     LOOP
-        PERFORM acmetrace_internal.summarize(cl);
+        PERFORM acmetrace_internal.summarize(cl, force);
     END LOOP;
     -- rows a user left without a summary_clusters row
     DELETE FROM acmetrace.summary_jobs s WHERE NOT EXISTS (SELECT 1 FROM acmetrace.clusters c WHERE c.cluster = s.cluster);
@@ -146,7 +165,7 @@ BEGIN
     DELETE FROM acmetrace.summary_values s WHERE NOT EXISTS (SELECT 1 FROM acmetrace.clusters c WHERE c.cluster = s.cluster);
 END
 $$;
-COMMENT ON FUNCTION acmetrace_internal.summarize_all() IS
+COMMENT ON FUNCTION acmetrace_internal.summarize_all(boolean) IS
   'Rebuilds the summaries of every cluster and drops those of clusters that are gone.';
 
 CREATE FUNCTION acmetrace.refresh_summaries(cluster text DEFAULT NULL)
@@ -155,16 +174,16 @@ LANGUAGE plpgsql
 AS $$
 BEGIN
     IF cluster IS NULL THEN
-        PERFORM acmetrace_internal.summarize_all();
+        PERFORM acmetrace_internal.summarize_all(true);
         RETURN (SELECT count(*) FROM acmetrace.clusters);
     END IF;
     PERFORM acmetrace_internal.known_cluster(cluster);
-    PERFORM acmetrace_internal.summarize(cluster);
+    PERFORM acmetrace_internal.summarize(cluster, true);
     RETURN 1;
 END
 $$;
 COMMENT ON FUNCTION acmetrace.refresh_summaries(text) IS
-  'Rebuilds the summaries of one cluster (NULL: every cluster) from its jobs and returns how many clusters were rebuilt. Loads, drop_cluster and every change to acmetrace.jobs keep them fresh already; this is for a restore made with triggers disabled (pg_restore --disable-triggers, session_replication_role = replica).';
+  'Rebuilds the summaries of one cluster (NULL: every cluster) from its jobs and returns how many clusters were rebuilt. Loads, drop_cluster and every change to acmetrace.jobs keep them fresh already, except while acmetrace.summaries is off (a changed cluster then loses its summaries and the analyses scan it) or a restore runs with triggers disabled (pg_restore --disable-triggers, session_replication_role = replica).';
 
 -- The loaders name the cluster they change, so the trigger rebuilds that
 -- one only.  Transaction-local: an error or a rollback forgets it.
@@ -233,8 +252,17 @@ RETURNS boolean
 LANGUAGE plpgsql STABLE PARALLEL SAFE
 AS $$
 BEGIN
-    RETURN acmetrace_internal.use_summaries()
-       AND NOT EXISTS (SELECT 1
+    -- the summaries hold every job: a reader who may not read them, or
+    -- whom row-level security shows only some jobs, gets the scan
+    IF NOT acmetrace_internal.use_summaries()
+       OR pg_catalog.row_security_active('acmetrace.jobs')
+       OR NOT pg_catalog.has_table_privilege('acmetrace.summary_clusters', 'SELECT')
+       OR NOT pg_catalog.has_table_privilege('acmetrace.summary_groups', 'SELECT')
+       OR NOT pg_catalog.has_table_privilege('acmetrace.summary_weeks', 'SELECT')
+       OR NOT pg_catalog.has_table_privilege('acmetrace.summary_values', 'SELECT') THEN
+        RETURN false;
+    END IF;
+    RETURN NOT EXISTS (SELECT 1
                          FROM acmetrace.clusters c
                          LEFT JOIN acmetrace.summary_clusters s ON s.cluster = c.cluster
                         WHERE (summarized.cluster IS NULL OR c.cluster = summarized.cluster)
@@ -243,7 +271,7 @@ BEGIN
 END
 $$;
 COMMENT ON FUNCTION acmetrace_internal.summarized(text, boolean) IS
-  'Whether the analyses answer for cluster (NULL: every cluster) from the summaries: acmetrace.summaries is on and each cluster is summarized exactly (with an occupancy, if occupancy).';
+  'Whether the analyses answer for cluster (NULL: every cluster) from the summaries: acmetrace.summaries is on, the reader may read them and sees every job (no row-level security on acmetrace.jobs), and each cluster is summarized exactly (with an occupancy, if occupancy).';
 
 -- Thresholds the summary path takes; anything else goes to the scan, which
 -- gives the aggregates' own errors.
