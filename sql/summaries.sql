@@ -267,6 +267,16 @@ SELECT acmetrace_internal.summary_scan('synth', 0, 'UTC', NULL);
 SELECT acmetrace_internal.summary_scan('synth', NULL, 'Not/AZone', NULL);
 \set VERBOSITY default
 
+-- Summary rows a user has tampered with are read through the same checks:
+-- an error, never a crash; a refresh puts them right.
+UPDATE acmetrace.summary_values SET vals = '{3,2,1}', counts = '{1,1,1}'
+ WHERE cluster = 'synth' AND measure = 'wait';
+\set VERBOSITY terse
+SELECT count(*) FROM acmetrace.queue_cdf('synth');
+\set VERBOSITY default
+SELECT acmetrace.refresh_summaries('synth');
+SELECT count(*) AS queue_cdf_rows FROM acmetrace.queue_cdf('synth');
+
 -- 7. TRUNCATE empties every summary.
 TRUNCATE acmetrace.jobs CASCADE;
 SELECT count(*) AS summary_rows_left FROM pg_temp.summary_text() t WHERE t !~ '^c ';

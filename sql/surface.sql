@@ -43,6 +43,7 @@ INSERT INTO null_means VALUES
   ('helios_cluster_log_csv', '22004', 'helios_cluster_log_csv(%L)'),
   ('load_generated', 'not an analysis: it creates the cluster', NULL),
   ('queue_by_occupancy', 'every cluster', 'queue_by_occupancy(%L)'),
+  ('refresh_summaries', 'not an analysis: it rebuilds every cluster''s summaries (sql/summaries.sql)', NULL),
   ('queue_cdf', 'every cluster', 'queue_cdf(%L)'),
   ('queue_percentiles', 'every cluster', 'queue_percentiles(%L)'),
   ('state_breakdown', 'every cluster', 'state_breakdown(%L)'),

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # The benchmark harness still works: 20,000 jobs and 100,000 utilization
 # samples, one repetition, a two-size scaling table, DuckDB included, the
+# summaries section (every view three ways, the cost at load), the
 # three-node section at 20,000 jobs (bench/multinode, its own servers), the
 # utilization-at-scale section on one day of 50 GPUs (bench/utilization), and
 # every method's output equal to (or within the declared error of) the
@@ -37,6 +38,13 @@ check_eq "state sizes reported" "$(grep -c '^| delay_sketch stored (pg_column_si
 util=$(section '^\| file \| samples \| CSV \| acmetrace load')
 check_eq "utilization at scale: GPU_UTIL and SM_ACTIVE files loaded and sized; DuckDB's GPU_UTIL load compared" \
     "$(grep -cE '^\| (GPU_UTIL|SM_ACTIVE), 1 day \| [0-9]+ \| [0-9]+ MB \| [0-9.]+ s \| [0-9.]+M \| [0-9]+ MB \| [0-9.]+ MB \| [0-9.]+ \|' <<<"$util") $(grep -cE '^\| GPU_UTIL, 1 day .* \| [0-9.]+x \|$' <<<"$util")" "2 1"
+summ=$(section '^\| view \(analysis\) \| from summaries')
+check_eq "summaries: every view timed from summaries, scan and DuckDB" \
+    "$(grep -cE '^\| v_[a-z_]+ \| [0-9.]+ \| [0-9.]+ \| [0-9.]+ \| [0-9.]+ \| [0-9.]+ \|' <<<"$summ")" "16"
+check_eq "summaries: the views' rows equal the scan's" "$(grep -c '(scan ' <<<"$summ")" "0"
+check_eq "summaries: a dashboard refresh row" "$(grep -c '^| \*\*dashboard refresh (all 16 views)\*\* | \*\*[0-9.]*\*\* |' <<<"$summ")" "1"
+loadcost=$(section '^\| load \| summaries off, ms')
+check_eq "summaries: the cost at load, a load and an append" "$(grep -cE '^\| .* \| [0-9.]+ \| [0-9.]+ \| -?[0-9]+ \| -?[0-9.]+% \|$' <<<"$loadcost")" "2"
 uq=$(section '^\| query \(GPU_UTIL\) \| days')
 check_eq "utilization at scale: four queries timed on both sides" "$(grep -cE '\| [0-9.]+ ms \| [0-9.]+ ms \| [0-9.]+x \|$' <<<"$uq")" "4"
 check_eq "utilization at scale: no failure" "$(grep -c 'bench/utilization failed' "$md")" "0"

@@ -258,6 +258,19 @@ check_eq "jobs rows identical to the serial load" \
 check_eq "clusters rows identical to the serial load" \
     "$(q -d e2e_cbench -c "SELECT string_agg(c::text, ' ' ORDER BY c.cluster) FROM acmetrace.clusters c")" \
     "$(q -d e2e_cbench_serial -c "SELECT string_agg(c::text, ' ' ORDER BY c.cluster) FROM acmetrace.clusters c")"
+# The summaries kept by the racing loads: what the serial loads kept, and
+# what a rebuild from the jobs makes (built_at aside).
+summ="md5(string_agg(t, '|' ORDER BY t COLLATE \"C\")) FROM (
+        SELECT 'c ' || (s.cluster, s.jobs, s.occupancy_capacity, s.peak_allocated, s.exact)::text AS t FROM acmetrace.summary_clusters s
+        UNION ALL SELECT 'j ' || s::text FROM acmetrace.summary_jobs s
+        UNION ALL SELECT 'g ' || s::text FROM acmetrace.summary_groups s
+        UNION ALL SELECT 'w ' || s::text FROM acmetrace.summary_weeks s
+        UNION ALL SELECT 'v ' || s::text FROM acmetrace.summary_values s) x"
+check_eq "every cluster summarized" "$(q -c "SELECT acmetrace_internal.summarized(NULL)")" t
+concurrent_summaries=$(q -c "SELECT $summ")
+check_eq "summaries identical to the serial load's" "$concurrent_summaries" "$(q -d e2e_cbench_serial -c "SELECT $summ")"
+q -c "SELECT acmetrace.refresh_summaries()" >/dev/null
+check_eq "summaries identical to a rebuild" "$concurrent_summaries" "$(q -c "SELECT $summ")"
 # The premise of byte-for-byte equality (see the top): the float inputs
 # that get summed are whole numbers.
 check_eq "summed float inputs are whole seconds" \

@@ -231,6 +231,12 @@ BEGIN
         LOOP
             PERFORM acmetrace_internal.summarize(cl);
         END LOOP;
+    ELSIF TG_OP = 'INSERT' THEN
+        -- a loader registering its cluster (no jobs yet), or a restore
+        -- that loads the clusters after their jobs
+        FOR cl IN SELECT n.cluster FROM new_clusters n LOOP
+            PERFORM acmetrace_internal.summarize(cl);
+        END LOOP;
     ELSIF TG_OP = 'DELETE' THEN
         FOR cl IN SELECT o.cluster FROM old_clusters o LOOP
             PERFORM acmetrace_internal.summarize(cl);
@@ -242,7 +248,7 @@ BEGIN
 END
 $$;
 COMMENT ON FUNCTION acmetrace_internal.clusters_changed() IS
-  'Statement triggers on acmetrace.clusters: a changed time zone or capacity rebuilds the cluster''s summaries, a deleted cluster loses them.';
+  'Statement triggers on acmetrace.clusters: a new cluster is summarized, a changed time zone or capacity rebuilds the cluster''s summaries, a deleted cluster loses them.';
 
 -- True when the analyses may read the summaries for cluster (NULL: every
 -- cluster): acmetrace.summaries is on and each cluster has summaries built

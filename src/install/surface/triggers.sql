@@ -26,6 +26,9 @@ CREATE TRIGGER summaries AFTER INSERT OR UPDATE OR DELETE ON acmetrace.jobs
     FOR EACH STATEMENT EXECUTE FUNCTION acmetrace_internal.jobs_changed();
 CREATE TRIGGER summaries_truncate AFTER TRUNCATE ON acmetrace.jobs
     FOR EACH STATEMENT EXECUTE FUNCTION acmetrace_internal.jobs_changed();
+CREATE TRIGGER summaries_insert AFTER INSERT ON acmetrace.clusters
+    REFERENCING NEW TABLE AS new_clusters
+    FOR EACH STATEMENT EXECUTE FUNCTION acmetrace_internal.clusters_changed();
 CREATE TRIGGER summaries_update AFTER UPDATE ON acmetrace.clusters
     REFERENCING OLD TABLE AS old_clusters NEW TABLE AS new_clusters
     FOR EACH STATEMENT EXECUTE FUNCTION acmetrace_internal.clusters_changed();
