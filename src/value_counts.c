@@ -22,6 +22,7 @@ PG_FUNCTION_INFO_V1(acmetrace_vc_percentiles);
 PG_FUNCTION_INFO_V1(acmetrace_vc_counts_at);
 PG_FUNCTION_INFO_V1(acmetrace_vc_sum);
 PG_FUNCTION_INFO_V1(acmetrace_vc_sketch);
+PG_FUNCTION_INFO_V1(acmetrace_vc_bins);
 
 typedef struct VcArg
 {
@@ -187,4 +188,54 @@ acmetrace_vc_sketch(PG_FUNCTION_ARGS)
 			sk_raise(e, vc.vals[i]);
 	}
 	PG_RETURN_BYTEA_P(sk_flatten(&sk));
+}
+
+/*
+ * cancelled_by_queue's bins over the values: bin nb + 1 for v >= upper, else
+ * floor(v / bin_width) + 1, the scan's own float8 arithmetic; counts of bins
+ * 1 .. nb + 1 (values below 0, which the scan never passes, are refused).
+ */
+Datum
+acmetrace_vc_bins(PG_FUNCTION_ARGS)
+{
+	VcArg		vc;
+	double		w,
+				upper;
+	int32		nb;
+	int64	   *bins;
+	Datum	   *out;
+
+	if (PG_ARGISNULL(0) || PG_ARGISNULL(1) || PG_ARGISNULL(2) || PG_ARGISNULL(3) || PG_ARGISNULL(4))
+		PG_RETURN_NULL();
+	vc_read(fcinfo, &vc);
+	w = PG_GETARG_FLOAT8(2);
+	upper = PG_GETARG_FLOAT8(3);
+	nb = PG_GETARG_INT32(4);
+	if (!(w > 0 && isfinite(w) && isfinite(upper) && upper >= w && nb >= 1 && nb <= 10000 && upper / w <= nb))
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("invalid bins: width %g, upper %g, %d bins", w, upper, nb),
+				 errhint("Pass cancelled_by_queue's bin_width, upper and queue_bin_count(bin_width, upper).")));
+	bins = palloc0(sizeof(int64) * (nb + 1));
+	for (int i = 0; i < vc.n; i++)
+	{
+		double		v = vc.vals[i];
+		double		b;
+
+		if (v < 0)
+			vc_bad("a value is negative", NULL);
+		if (v >= upper)
+			b = nb;
+		else
+		{
+			b = floor(v / w);
+			if (b > nb)			/* v / w rounded up past the last bin: the scan would say so too */
+				b = nb;
+		}
+		bins[(int) b] += vc.counts[i];
+	}
+	out = palloc(sizeof(Datum) * (nb + 1));
+	for (int i = 0; i <= nb; i++)
+		out[i] = Int64GetDatum(bins[i]);
+	PG_RETURN_ARRAYTYPE_P(construct_array(out, nb + 1, INT8OID, 8, FLOAT8PASSBYVAL, TYPALIGN_DOUBLE));
 }

@@ -513,13 +513,13 @@ COMMENT ON TABLE acmetrace.utilization_lines IS
 CREATE TABLE acmetrace.summary_clusters (
     cluster            text PRIMARY KEY,
     jobs               bigint NOT NULL,
-    occupancy_capacity bigint NOT NULL,
+    occupancy_capacity bigint,
     peak_allocated     bigint,
     exact              boolean NOT NULL,
     built_at           timestamptz NOT NULL
 );
 COMMENT ON TABLE acmetrace.summary_clusters IS
-  'One row per cluster whose summaries are built: its jobs, the GPU capacity its occupancy bins divide (gpu_capacity, else the observed peak), the peak GPUs held by started GPU jobs, whether every duration, queue and wait is finite (else the analyses scan), and when the summaries were built.';
+  'One row per cluster whose summaries are built: its jobs, the GPU capacity its occupancy bins divide (gpu_capacity, else the observed peak; NULL when a job ends before it starts or holds a negative GPU count, so there is no occupancy), the peak GPUs held by started GPU jobs, whether every duration, queue and wait is finite (else the analyses scan), and when the summaries were built.';
 
 CREATE TABLE acmetrace.summary_jobs (
     cluster            text NOT NULL,

@@ -27,6 +27,11 @@ CREATE FUNCTION acmetrace_internal.vc_sum(vals double precision[], counts bigint
 RETURNS double precision AS 'MODULE_PATHNAME', 'acmetrace_vc_sum' LANGUAGE C IMMUTABLE PARALLEL SAFE;
 COMMENT ON FUNCTION acmetrace_internal.vc_sum(double precision[], bigint[]) IS
   'Sum of value x count; NULL with no values.';
+CREATE FUNCTION acmetrace_internal.vc_bins(vals double precision[], counts bigint[], bin_width double precision,
+                                           upper double precision, nb integer)
+RETURNS bigint[] AS 'MODULE_PATHNAME', 'acmetrace_vc_bins' LANGUAGE C IMMUTABLE PARALLEL SAFE;
+COMMENT ON FUNCTION acmetrace_internal.vc_bins(double precision[], bigint[], double precision, double precision, integer) IS
+  'cancelled_by_queue''s bins over the values: element k counts bin k (floor(v / bin_width) + 1, or nb + 1 from upper on).';
 CREATE FUNCTION acmetrace_internal.vc_sketch(vals double precision[], counts bigint[])
 RETURNS acmetrace.delay_sketch AS 'MODULE_PATHNAME', 'acmetrace_vc_sketch' LANGUAGE C IMMUTABLE PARALLEL SAFE;
 COMMENT ON FUNCTION acmetrace_internal.vc_sketch(double precision[], bigint[]) IS
@@ -482,27 +487,20 @@ AS $$
     WITH p AS (SELECT acmetrace_internal.queue_bin_count(bin_width, upper) AS nb
                 WHERE acmetrace_internal.known_cluster(cancelled_by_queue_summary.cluster)),
     b AS (
-        SELECT v.cluster,
-               CASE WHEN u.v >= upper THEN p.nb + 1
-                    ELSE floor(u.v / bin_width)::integer + 1 END AS bin,
-               v.cancelled, sum(u.n) AS n
-          FROM acmetrace.summary_values v, p, unnest(v.vals, v.counts) u(v, n)
+        SELECT v.cluster, u.bin, sum(u.n) AS n, sum(u.n) FILTER (WHERE v.cancelled) AS c
+          FROM acmetrace.summary_values v, p,
+               unnest(acmetrace_internal.vc_bins(v.vals, v.counts, bin_width, upper, p.nb)) WITH ORDINALITY u(n, bin)
          WHERE v.measure = 'wait'
            AND (cancelled_by_queue_summary.cluster IS NULL OR v.cluster = cancelled_by_queue_summary.cluster)
            AND (cancelled_by_queue_summary.type IS NULL OR v.type = cancelled_by_queue_summary.type)
-         GROUP BY 1, 2, 3),
-    c AS (SELECT DISTINCT b.cluster FROM b)
-    SELECT c.cluster, k.bin,
-           least((k.bin - 1) * bin_width, upper),
-           CASE WHEN k.bin <= p.nb THEN least(k.bin * bin_width, upper) END,
-           coalesce(sum(b.n), 0)::bigint, coalesce(sum(b.n) FILTER (WHERE b.cancelled), 0)::bigint,
-           acmetrace_internal.pct(coalesce(sum(b.n) FILTER (WHERE b.cancelled), 0), coalesce(sum(b.n), 0))
-      FROM c
-     CROSS JOIN p
-     CROSS JOIN LATERAL generate_series(1, p.nb + 1) k(bin)
-      LEFT JOIN b ON b.cluster = c.cluster AND b.bin = k.bin
-     GROUP BY c.cluster, k.bin, p.nb
-     ORDER BY c.cluster COLLATE "C", k.bin
+         GROUP BY v.cluster, u.bin)
+    SELECT b.cluster, b.bin::integer,
+           least((b.bin - 1) * bin_width, upper),
+           CASE WHEN b.bin <= p.nb THEN least(b.bin * bin_width, upper) END,
+           b.n::bigint, coalesce(b.c, 0)::bigint,
+           acmetrace_internal.pct(coalesce(b.c, 0), b.n)
+      FROM b, p
+     ORDER BY b.cluster COLLATE "C", b.bin
 $$;
 
 CREATE FUNCTION acmetrace_internal.gpu_time_lost_summary(cluster text)
@@ -640,20 +638,22 @@ AS $$
          WHERE acmetrace_internal.known_cluster(gpu_num_cdf_summary.cluster)
            AND r.gpu_num > 0 AND (gpu_num_cdf_summary.cluster IS NULL OR r.cluster = gpu_num_cdf_summary.cluster)
          GROUP BY r.cluster, r.gpu_num),
-    t AS (
-        SELECT d.cluster,
-               array_agg(d.gpu_num::float8 ORDER BY d.gpu_num) AS v,
-               array_agg(d.n ORDER BY d.gpu_num) AS c,
-               array_agg(1::bigint ORDER BY d.gpu_num) AS ones,
-               -- cumulative weight through each distinct gpu_num, led by 0
-               '{0}'::numeric[] || array_agg(d.cw ORDER BY d.gpu_num) AS cw,
-               sum(d.n)::bigint AS n, sum(d.w) AS w
-          FROM (SELECT d.*, coalesce(sum(d.w) OVER (PARTITION BY d.cluster ORDER BY d.gpu_num), 0) AS cw FROM d) d
-         GROUP BY d.cluster)
-    SELECT t.cluster, u.x, t.n, round(((u.c::float8 / t.n::float8) * 100)::numeric, 2),
-           round(((t.cw[u.i + 1]::float8 / nullif(t.w, 0)::float8) * 100)::numeric, 2)
-      FROM t, unnest(thresholds, acmetrace_internal.vc_counts_at(t.v, t.c, thresholds, false),
-                     acmetrace_internal.vc_counts_at(t.v, t.ones, thresholds, false)) u(x, c, i)
+    c AS (  -- cumulative through each distinct gpu_num, led by none
+        SELECT d.cluster, d.gpu_num,
+               sum(d.n) OVER w AS cn, coalesce(sum(d.w) OVER w, 0) AS cw,
+               sum(d.n) OVER (PARTITION BY d.cluster) AS n, sum(d.w) OVER (PARTITION BY d.cluster) AS tw
+          FROM d
+        WINDOW w AS (PARTITION BY d.cluster ORDER BY d.gpu_num)),
+    t AS (  -- the percents once per distinct step, as cdf_at computes them
+        SELECT c.cluster, min(c.n)::bigint AS n,
+               array_agg(c.gpu_num::float8 ORDER BY c.gpu_num) AS v,
+               array_agg(1::bigint ORDER BY c.gpu_num) AS ones,
+               ARRAY[round(0::numeric, 2)] || array_agg(round(((c.cn::float8 / c.n::float8) * 100)::numeric, 2) ORDER BY c.gpu_num) AS jp,
+               ARRAY[round(((0::float8 / nullif(min(c.tw), 0)::float8) * 100)::numeric, 2)]
+                 || array_agg(round(((c.cw::float8 / nullif(c.tw, 0)::float8) * 100)::numeric, 2) ORDER BY c.gpu_num) AS tp
+          FROM c GROUP BY c.cluster)
+    SELECT t.cluster, u.x, t.n, t.jp[u.i + 1], t.tp[u.i + 1]
+      FROM t, unnest(thresholds, acmetrace_internal.vc_counts_at(t.v, t.ones, thresholds, false)) u(x, i)
      ORDER BY t.cluster COLLATE "C", u.x
 $$;
 
