@@ -203,6 +203,22 @@ COMMIT;
 DELETE FROM acmetrace.jobs WHERE cluster = 'kal' AND job_id = 'backwards';
 SELECT * FROM pg_temp.summarized();
 
+-- Numerics the one-pass grouping cannot sum exactly in 128-bit integers
+-- (10 decimals, 20 digits): the grouping falls back to SQL's numeric, and
+-- the answers are still the scan's.
+INSERT INTO acmetrace.jobs (cluster, job_id, type, state, gpu_num, submit_time, start_time, end_time, duration, queue)
+VALUES ('synth', 'long-decimals', 'Eval', 'COMPLETED', 8, '2023-03-02 10:00+00', '2023-03-02 10:00+00', '2023-03-02 10:01+00', 60.0000000001, 0),
+       ('synth', 'many-digits', 'Eval', 'FAILED', 2147483647, '2023-03-02 11:00+00', '2023-03-02 11:00+00', '2023-03-02 11:01+00', 12345678901234567890, 0);
+SELECT s.duration_sum, s.gpu_time
+  FROM acmetrace.summary_jobs s
+ WHERE s.cluster = 'synth' AND s.submit_day = '2023-03-02' AND s.type = 'Eval' AND s.gpu_num IN (8, 2147483647)
+ ORDER BY s.gpu_num;
+SELECT pg_temp.fresh() AS fresh_with_wide_numerics;
+BEGIN;
+SELECT count(*) AS analyses, count(*) FILTER (WHERE same) AS same FROM pg_temp.paths('synth');
+COMMIT;
+DELETE FROM acmetrace.jobs WHERE cluster = 'synth' AND job_id IN ('long-decimals', 'many-digits');
+
 -- 4. acmetrace.summaries = off: loads keep no summaries for the clusters
 -- they change (those are scanned), refresh_summaries builds them.
 SET acmetrace.summaries = off;
@@ -265,6 +281,7 @@ SELECT acmetrace_internal.vc_counts_at('{1,2}', '{1,1}', '{1,NULL}', false);
 SELECT acmetrace_internal.vc_sketch('{1,2}', '{4503599627370497,1}');
 SELECT acmetrace_internal.summary_scan('synth', 0, 'UTC', NULL);
 SELECT acmetrace_internal.summary_scan('synth', NULL, 'Not/AZone', NULL);
+SELECT acmetrace_internal.summary_scan('synth', NULL, NULL, 2000000000);
 \set VERBOSITY default
 
 -- Summary rows a user has tampered with are read through the same checks:

@@ -375,6 +375,15 @@ scaled(SummaryPass *st, Datum d, int128 *out, int32 *scale, int32 *id)
 	return true;
 }
 
+/* *acc += x * k, or false on overflow (the grouping then goes to SQL's numeric). */
+static bool
+acc_add(int128 *acc, int128 x, int64 k)
+{
+	int128		p;
+
+	return !__builtin_mul_overflow(x, (int128) k, &p) && !__builtin_add_overflow(*acc, p, acc);
+}
+
 /* Columns 3 submit, 5 end, 7 duration, 8 queue, 9 final_state, 10 gpu_time. */
 static void
 roll_add(SummaryPass *st, Datum *v, bool *nul, uint32 tc, bool has_gpus, int32 gpus)
@@ -430,7 +439,11 @@ roll_add(SummaryPass *st, Datum *v, bool *nul, uint32 tc, bool has_gpus, int32 g
 			return;
 		}
 		e->dn++;
-		e->dsum += dv;
+		if (!acc_add(&e->dsum, dv, 1))
+		{
+			st->roll_ok = false;
+			return;
+		}
 		e->dscale = Max(e->dscale, dscale);
 		/* max(numeric) keeps the later of equal values */
 		if (e->dmax < 0 || dv >= e->dmax_val)
@@ -441,7 +454,11 @@ roll_add(SummaryPass *st, Datum *v, bool *nul, uint32 tc, bool has_gpus, int32 g
 		if (has_gpus)
 		{
 			e->tn++;
-			e->tsum += dv * gpus;
+			if (!acc_add(&e->tsum, dv, gpus))
+			{
+				st->roll_ok = false;
+				return;
+			}
 			e->tscale = Max(e->tscale, dscale);
 		}
 	}
@@ -453,7 +470,11 @@ roll_add(SummaryPass *st, Datum *v, bool *nul, uint32 tc, bool has_gpus, int32 g
 			return;
 		}
 		e->qn++;
-		e->qsum += x;
+		if (!acc_add(&e->qsum, x, 1))
+		{
+			st->roll_ok = false;
+			return;
+		}
 		e->qscale = Max(e->qscale, sc);
 	}
 	if (!nul[10])
@@ -464,13 +485,21 @@ roll_add(SummaryPass *st, Datum *v, bool *nul, uint32 tc, bool has_gpus, int32 g
 			return;
 		}
 		e->pn++;
-		e->psum += x;
+		if (!acc_add(&e->psum, x, 1))
+		{
+			st->roll_ok = false;
+			return;
+		}
 		e->pscale = Max(e->pscale, sc);
 	}
 	else if (!nul[7] && has_gpus)
 	{
 		e->pn++;
-		e->psum += dv * gpus;
+		if (!acc_add(&e->psum, dv, gpus))
+		{
+			st->roll_ok = false;
+			return;
+		}
 		e->pscale = Max(e->pscale, dscale);
 	}
 }
@@ -844,6 +873,12 @@ acmetrace_summary_scan(PG_FUNCTION_ARGS)
 	{
 		st->fixed_zone = true;
 		st->offset_s = PG_ARGISNULL(3) ? 0 : PG_GETARG_INT32(3);
+		/* real offsets are within 15 hours; a day keeps the date arithmetic in range */
+		if (st->offset_s < -SECS_PER_DAY || st->offset_s > SECS_PER_DAY)
+			ereport(ERROR,
+					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+					 errmsg("UTC offset %d s is out of range", (int) st->offset_s),
+					 errhint("Pass an offset within a day, as pg_timezone_abbrevs lists them.")));
 	}
 	else
 	{
