@@ -105,6 +105,22 @@ check_eq "samples stored twice before the update, once after" \
 if cmp -s "$OUT/before.txt" "$OUT/after.txt"; then ok "stored values and analyses unchanged by the update"
 else bad "update changed stored values or analyses"; diff "$OUT/before.txt" "$OUT/after.txt" | head -20; fi
 
+# The summaries: in use for every cluster, and what a rebuild from the jobs
+# makes (the update builds them; a restore rebuilds them as it loads the jobs).
+summaries_text() {
+    q -c "SELECT md5(string_agg(t, '|' ORDER BY t COLLATE \"C\")) FROM (
+            SELECT 'c ' || (s.cluster, s.jobs, s.occupancy_capacity, s.peak_allocated, s.exact)::text AS t FROM acmetrace.summary_clusters s
+            UNION ALL SELECT 'j ' || s::text FROM acmetrace.summary_jobs s
+            UNION ALL SELECT 'v ' || s::text FROM acmetrace.summary_values s) x"
+}
+check_summaries() {  # check_summaries WHAT: in the current PGDATABASE
+    local before
+    check_eq "$1: every cluster's summaries in use" "$(q -c "SELECT acmetrace_internal.summarized(NULL) AND count(*) > 0 FROM acmetrace.summary_clusters")" t
+    before=$(summaries_text)
+    q -c "SELECT acmetrace.refresh_summaries()" >/dev/null
+    check_eq "$1: summaries equal a rebuild" "$(summaries_text)" "$before"
+}
+
 # --- 3. Values written by each release's library read back unchanged.
 for csv in "$GOLD"/v*.csv; do
     v=$(basename "$csv" .csv)
@@ -144,6 +160,9 @@ PGDATABASE=e2e_restored_plain q -f "$OUT/dump.sql" >/dev/null 2>"$OUT/restore_pl
 PGDATABASE=e2e_restored_plain snapshot >"$OUT/restored_plain.txt"
 if cmp -s "$OUT/after.txt" "$OUT/restored_plain.txt"; then ok "plain-format dump restores every value"
 else bad "plain-format restore differs"; diff "$OUT/after.txt" "$OUT/restored_plain.txt" | head -20; fi
+PGDATABASE=e2e_upgrade check_summaries "after the update"
+PGDATABASE=e2e_restored check_summaries "after pg_restore"
+PGDATABASE=e2e_restored_plain check_summaries "after the plain dump"
 check_eq "restored version" \
     "$(PGDATABASE=e2e_restored q -c "SELECT extversion FROM pg_extension WHERE extname = 'acmetrace'")" "$NEW"
 

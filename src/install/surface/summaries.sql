@@ -209,14 +209,24 @@ BEGIN
     IF cl IS NOT NULL AND TG_OP <> 'TRUNCATE' THEN
         PERFORM acmetrace_internal.changing(NULL);
         PERFORM acmetrace_internal.summarize(cl);
+    ELSIF TG_OP = 'UPDATE' THEN
+        FOR cl IN SELECT o.cluster FROM old_jobs o UNION SELECT n.cluster FROM new_jobs n LOOP
+            PERFORM acmetrace_internal.summarize(cl);
+        END LOOP;
+    ELSIF TG_OP = 'DELETE' THEN
+        FOR cl IN SELECT DISTINCT o.cluster FROM old_jobs o LOOP
+            PERFORM acmetrace_internal.summarize(cl);
+        END LOOP;
     ELSE
+        -- a direct INSERT (the loaders' path keeps no copy of the rows, so
+        -- which clusters it touched is unknown) or TRUNCATE
         PERFORM acmetrace_internal.summarize_all();
     END IF;
     RETURN NULL;
 END
 $$;
 COMMENT ON FUNCTION acmetrace_internal.jobs_changed() IS
-  'Statement trigger on acmetrace.jobs: rebuilds the summaries of the cluster a loader named, else of every cluster.';
+  'Statement triggers on acmetrace.jobs: rebuild the summaries of the cluster a loader named, of the clusters an UPDATE or DELETE touched, else of every cluster.';
 
 CREATE FUNCTION acmetrace_internal.clusters_changed()
 RETURNS trigger

@@ -22,7 +22,13 @@ CREATE TRIGGER load_end AFTER INSERT ON acmetrace.utilization_lines
     FOR EACH STATEMENT EXECUTE FUNCTION acmetrace_internal.utilization_load();
 
 -- Summaries follow every change of the jobs and of a cluster's settings.
-CREATE TRIGGER summaries AFTER INSERT OR UPDATE OR DELETE ON acmetrace.jobs
+CREATE TRIGGER summaries_insert AFTER INSERT ON acmetrace.jobs
+    FOR EACH STATEMENT EXECUTE FUNCTION acmetrace_internal.jobs_changed();
+CREATE TRIGGER summaries_update AFTER UPDATE ON acmetrace.jobs
+    REFERENCING OLD TABLE AS old_jobs NEW TABLE AS new_jobs
+    FOR EACH STATEMENT EXECUTE FUNCTION acmetrace_internal.jobs_changed();
+CREATE TRIGGER summaries_delete AFTER DELETE ON acmetrace.jobs
+    REFERENCING OLD TABLE AS old_jobs
     FOR EACH STATEMENT EXECUTE FUNCTION acmetrace_internal.jobs_changed();
 CREATE TRIGGER summaries_truncate AFTER TRUNCATE ON acmetrace.jobs
     FOR EACH STATEMENT EXECUTE FUNCTION acmetrace_internal.jobs_changed();
