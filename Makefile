@@ -25,9 +25,11 @@ INSTALL_PARTS = src/install/header.sql \
                 $(INSTALL_TRACE:%=src/install/trace/%.sql) \
                 $(SURFACE_PARTS)
 # The update from the last release: its hand-written part (types, tables,
-# data) then the surface as a fresh install creates it.  At release it is
-# frozen into upgrade/ (upgrade/README.md).
+# data), the trace parts new since that release, then the surface as a
+# fresh install creates it.  At release it is frozen into upgrade/
+# (upgrade/README.md).
 UPDATE_FROM = 0.3.0
+UPDATE_NEW_TRACE = src/install/trace/summaries.sql
 UPDATE_SCRIPT = acmetrace--$(UPDATE_FROM)--$(EXTVERSION).sql
 DATA_built = acmetrace--$(EXTVERSION).sql $(UPDATE_SCRIPT)
 # The first release's install script, frozen, and the frozen upgrade scripts
@@ -49,8 +51,8 @@ include $(PGXS)
 acmetrace--$(EXTVERSION).sql: $(INSTALL_PARTS) Makefile
 	cat $(INSTALL_PARTS) > $@
 
-$(UPDATE_SCRIPT): upgrade/$(UPDATE_FROM)--$(EXTVERSION).sql $(SURFACE_PARTS) Makefile
-	cat upgrade/$(UPDATE_FROM)--$(EXTVERSION).sql $(SURFACE_PARTS) > $@
+$(UPDATE_SCRIPT): upgrade/$(UPDATE_FROM)--$(EXTVERSION).sql $(UPDATE_NEW_TRACE) $(SURFACE_PARTS) Makefile
+	cat upgrade/$(UPDATE_FROM)--$(EXTVERSION).sql $(UPDATE_NEW_TRACE) $(SURFACE_PARTS) > $@
 
 # Every part under src/install/ must be listed above.
 .PHONY: check-install-parts

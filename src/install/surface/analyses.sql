@@ -24,6 +24,80 @@
 --   * then every float is rounded to `digits` decimals with ties to even
 --     (numpy's round: rint(x * 10^d) / 10^d).  NULL digits: unrounded.
 -- Sums are exact (numeric) before they become double precision.
+-- The notebook's arithmetic on a cluster's counts, sums, medians and
+-- maxima, whichever path computed them (the scan below, the summaries in
+-- summaries.sql): one row of cluster_summary.
+CREATE FUNCTION acmetrace_internal.cluster_summary_row(cl text, n bigint, n_cpu bigint, n_gpu bigint, avg_run_g numeric, avg_que_g numeric,
+                                                          avg_gpu numeric, med_run_g double precision, med_que_g double precision,
+                                                          med_gpu double precision, max_run_g numeric, gpu_max integer,
+                                                          n_gpu_ok bigint, n_gpu_cancel bigint, t_gpu numeric, t_ok numeric,
+                                                          t_cancel numeric, avg_run_c numeric, avg_que_c numeric,
+                                                          med_run_c double precision, med_que_c double precision,
+                                                          n_cpu_ok bigint, n_cpu_cancel bigint, digits integer)
+RETURNS TABLE (cluster text, job_num bigint, cpu_job_num bigint, gpu_job_num bigint,
+               avg_run_time_gpu double precision, avg_que_time_gpu double precision,
+               avg_gpu_num double precision,
+               med_run_time_gpu double precision, med_que_time_gpu double precision,
+               med_gpu_num double precision,
+               max_run_time_gpu double precision, max_gpu double precision,
+               complete_rate_gpu double precision, cancel_rate_gpu double precision,
+               fail_rate_gpu double precision,
+               complete_gpu_time double precision, cancel_gpu_time double precision,
+               fail_gpu_time double precision,
+               complete_rate_gpu_time double precision, cancel_rate_gpu_time double precision,
+               fail_rate_gpu_time double precision,
+               avg_run_time_cpu double precision, avg_que_time_cpu double precision,
+               med_run_time_cpu double precision, med_que_time_cpu double precision,
+               complete_rate_cpu double precision, cancel_rate_cpu double precision,
+               fail_rate_cpu double precision)
+LANGUAGE sql IMMUTABLE PARALLEL SAFE
+AS $$
+    WITH g AS (SELECT cl AS cluster, n, n_cpu, n_gpu, avg_run_g, avg_que_g, avg_gpu, med_run_g, med_que_g, med_gpu,
+                      max_run_g, gpu_max AS max_gpu, n_gpu_ok, n_gpu_cancel, t_gpu, t_ok, t_cancel, avg_run_c, avg_que_c,
+                      med_run_c, med_que_c, n_cpu_ok, n_cpu_cancel),
+    r AS (  -- the notebook's arithmetic, in its order, in double precision
+        SELECT g.*,
+               g.n_gpu_ok::float8 / nullif(g.n_gpu, 0) AS ok_g,
+               g.n_gpu_cancel::float8 / nullif(g.n_gpu, 0) AS cancel_g,
+               coalesce(g.t_ok, 0)::float8 AS t_ok_f,
+               coalesce(g.t_cancel, 0)::float8 AS t_cancel_f,
+               g.t_gpu::float8 AS t_gpu_f,
+               g.n_cpu_ok::float8 / nullif(g.n_cpu, 0) AS ok_c,
+               g.n_cpu_cancel::float8 / nullif(g.n_cpu, 0) AS cancel_c
+          FROM g),
+    s AS (
+        SELECT r.*, r.t_gpu_f - r.t_ok_f - r.t_cancel_f AS t_fail_f FROM r)
+    SELECT s.cluster, s.n, s.n_cpu, s.n_gpu,
+           acmetrace_internal.round_to(s.avg_run_g::float8, digits),
+           acmetrace_internal.round_to(s.avg_que_g::float8, digits),
+           acmetrace_internal.round_to(s.avg_gpu::float8, digits),
+           acmetrace_internal.round_to(s.med_run_g, digits),
+           acmetrace_internal.round_to(s.med_que_g, digits),
+           acmetrace_internal.round_to(s.med_gpu, digits),
+           acmetrace_internal.round_to(s.max_run_g::float8, digits),
+           s.max_gpu::float8,
+           acmetrace_internal.round_to(s.ok_g, digits),
+           acmetrace_internal.round_to(s.cancel_g, digits),
+           acmetrace_internal.round_to(1 - s.cancel_g - s.ok_g, digits),
+           -- GPU-time columns only where the rates exist (some GPU job)
+           CASE WHEN s.n_gpu > 0 THEN acmetrace_internal.round_to(s.t_ok_f, digits) END,
+           CASE WHEN s.n_gpu > 0 THEN acmetrace_internal.round_to(s.t_cancel_f, digits) END,
+           acmetrace_internal.round_to(s.t_fail_f, digits),
+           acmetrace_internal.round_to(s.t_ok_f / nullif(s.t_gpu_f, 0), digits),
+           acmetrace_internal.round_to(s.t_cancel_f / nullif(s.t_gpu_f, 0), digits),
+           acmetrace_internal.round_to(s.t_fail_f / nullif(s.t_gpu_f, 0), digits),
+           acmetrace_internal.round_to(s.avg_run_c::float8, digits),
+           acmetrace_internal.round_to(s.avg_que_c::float8, digits),
+           acmetrace_internal.round_to(s.med_run_c, digits),
+           acmetrace_internal.round_to(s.med_que_c, digits),
+           acmetrace_internal.round_to(s.ok_c, digits),
+           acmetrace_internal.round_to(s.cancel_c, digits),
+           acmetrace_internal.round_to(1 - s.cancel_c - s.ok_c, digits)
+      FROM s
+$$;
+COMMENT ON FUNCTION acmetrace_internal.cluster_summary_row(text, bigint, bigint, bigint, numeric, numeric, numeric, double precision, double precision, double precision, numeric, integer, bigint, bigint, numeric, numeric, numeric, numeric, numeric, double precision, double precision, bigint, bigint, integer) IS
+  'cluster_summary''s row from a cluster''s counts, sums, medians and maxima: the AcmeTrace notebook''s arithmetic and rounding.';
+
 CREATE FUNCTION acmetrace_internal.cluster_summary_scan(cluster text DEFAULT NULL, digits integer DEFAULT 3)
 RETURNS TABLE (cluster text, job_num bigint, cpu_job_num bigint, gpu_job_num bigint,
                avg_run_time_gpu double precision, avg_que_time_gpu double precision,
@@ -73,47 +147,13 @@ AS $$
                 OR acmetrace_internal.raise('22023', format('digits must be between 0 and 15, not %s', digits),
                                             'The published summary uses 3; NULL leaves the values unrounded.'))
            AND (cluster_summary_scan.cluster IS NULL OR j.cluster = cluster_summary_scan.cluster)
-         GROUP BY j.cluster),
-    r AS (  -- the notebook's arithmetic, in its order, in double precision
-        SELECT g.*,
-               g.n_gpu_ok::float8 / nullif(g.n_gpu, 0) AS ok_g,
-               g.n_gpu_cancel::float8 / nullif(g.n_gpu, 0) AS cancel_g,
-               coalesce(g.t_ok, 0)::float8 AS t_ok_f,
-               coalesce(g.t_cancel, 0)::float8 AS t_cancel_f,
-               g.t_gpu::float8 AS t_gpu_f,
-               g.n_cpu_ok::float8 / nullif(g.n_cpu, 0) AS ok_c,
-               g.n_cpu_cancel::float8 / nullif(g.n_cpu, 0) AS cancel_c
-          FROM g),
-    s AS (
-        SELECT r.*, r.t_gpu_f - r.t_ok_f - r.t_cancel_f AS t_fail_f FROM r)
-    SELECT s.cluster, s.n, s.n_cpu, s.n_gpu,
-           acmetrace_internal.round_to(s.avg_run_g::float8, digits),
-           acmetrace_internal.round_to(s.avg_que_g::float8, digits),
-           acmetrace_internal.round_to(s.avg_gpu::float8, digits),
-           acmetrace_internal.round_to(s.med_run_g, digits),
-           acmetrace_internal.round_to(s.med_que_g, digits),
-           acmetrace_internal.round_to(s.med_gpu, digits),
-           acmetrace_internal.round_to(s.max_run_g::float8, digits),
-           s.max_gpu::float8,
-           acmetrace_internal.round_to(s.ok_g, digits),
-           acmetrace_internal.round_to(s.cancel_g, digits),
-           acmetrace_internal.round_to(1 - s.cancel_g - s.ok_g, digits),
-           -- GPU-time columns only where the rates exist (some GPU job)
-           CASE WHEN s.n_gpu > 0 THEN acmetrace_internal.round_to(s.t_ok_f, digits) END,
-           CASE WHEN s.n_gpu > 0 THEN acmetrace_internal.round_to(s.t_cancel_f, digits) END,
-           acmetrace_internal.round_to(s.t_fail_f, digits),
-           acmetrace_internal.round_to(s.t_ok_f / nullif(s.t_gpu_f, 0), digits),
-           acmetrace_internal.round_to(s.t_cancel_f / nullif(s.t_gpu_f, 0), digits),
-           acmetrace_internal.round_to(s.t_fail_f / nullif(s.t_gpu_f, 0), digits),
-           acmetrace_internal.round_to(s.avg_run_c::float8, digits),
-           acmetrace_internal.round_to(s.avg_que_c::float8, digits),
-           acmetrace_internal.round_to(s.med_run_c, digits),
-           acmetrace_internal.round_to(s.med_que_c, digits),
-           acmetrace_internal.round_to(s.ok_c, digits),
-           acmetrace_internal.round_to(s.cancel_c, digits),
-           acmetrace_internal.round_to(1 - s.cancel_c - s.ok_c, digits)
-      FROM s
-     ORDER BY s.cluster COLLATE "C"
+         GROUP BY j.cluster)
+    SELECT f.*
+      FROM g, LATERAL acmetrace_internal.cluster_summary_row(
+               g.cluster, g.n, g.n_cpu, g.n_gpu, g.avg_run_g, g.avg_que_g, g.avg_gpu, g.med_run_g, g.med_que_g, g.med_gpu,
+               g.max_run_g, g.max_gpu, g.n_gpu_ok, g.n_gpu_cancel, g.t_gpu, g.t_ok, g.t_cancel, g.avg_run_c, g.avg_que_c,
+               g.med_run_c, g.med_que_c, g.n_cpu_ok, g.n_cpu_cancel, digits) f
+     ORDER BY f.cluster COLLATE "C"
 $$;
 COMMENT ON FUNCTION acmetrace_internal.cluster_summary_scan(text, integer) IS
   'The scan path of acmetrace.cluster_summary: reads acmetrace.jobs.';

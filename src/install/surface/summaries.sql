@@ -375,46 +375,13 @@ AS $$
                (SELECT m.m FROM gmed m WHERE m.cl = g0.cluster) AS med_gpu,
                (SELECT m.m FROM med m WHERE m.cl = g0.cluster AND m.measure = 'duration' AND NOT m.gpu) AS med_run_c,
                (SELECT m.m FROM med m WHERE m.cl = g0.cluster AND m.measure = 'queue' AND NOT m.gpu) AS med_que_c
-          FROM g0),
-    r AS (  -- from here on the scan's own arithmetic
-        SELECT g.*,
-               g.n_gpu_ok::float8 / nullif(g.n_gpu, 0) AS ok_g,
-               g.n_gpu_cancel::float8 / nullif(g.n_gpu, 0) AS cancel_g,
-               coalesce(g.t_ok, 0)::float8 AS t_ok_f,
-               coalesce(g.t_cancel, 0)::float8 AS t_cancel_f,
-               g.t_gpu::float8 AS t_gpu_f,
-               g.n_cpu_ok::float8 / nullif(g.n_cpu, 0) AS ok_c,
-               g.n_cpu_cancel::float8 / nullif(g.n_cpu, 0) AS cancel_c
-          FROM g),
-    s AS (
-        SELECT r.*, r.t_gpu_f - r.t_ok_f - r.t_cancel_f AS t_fail_f FROM r)
-    SELECT s.cluster, s.n, s.n_cpu, s.n_gpu,
-           acmetrace_internal.round_to(s.avg_run_g::float8, digits),
-           acmetrace_internal.round_to(s.avg_que_g::float8, digits),
-           acmetrace_internal.round_to(s.avg_gpu::float8, digits),
-           acmetrace_internal.round_to(s.med_run_g, digits),
-           acmetrace_internal.round_to(s.med_que_g, digits),
-           acmetrace_internal.round_to(s.med_gpu, digits),
-           acmetrace_internal.round_to(s.max_run_g::float8, digits),
-           s.max_gpu::float8,
-           acmetrace_internal.round_to(s.ok_g, digits),
-           acmetrace_internal.round_to(s.cancel_g, digits),
-           acmetrace_internal.round_to(1 - s.cancel_g - s.ok_g, digits),
-           CASE WHEN s.n_gpu > 0 THEN acmetrace_internal.round_to(s.t_ok_f, digits) END,
-           CASE WHEN s.n_gpu > 0 THEN acmetrace_internal.round_to(s.t_cancel_f, digits) END,
-           acmetrace_internal.round_to(s.t_fail_f, digits),
-           acmetrace_internal.round_to(s.t_ok_f / nullif(s.t_gpu_f, 0), digits),
-           acmetrace_internal.round_to(s.t_cancel_f / nullif(s.t_gpu_f, 0), digits),
-           acmetrace_internal.round_to(s.t_fail_f / nullif(s.t_gpu_f, 0), digits),
-           acmetrace_internal.round_to(s.avg_run_c::float8, digits),
-           acmetrace_internal.round_to(s.avg_que_c::float8, digits),
-           acmetrace_internal.round_to(s.med_run_c, digits),
-           acmetrace_internal.round_to(s.med_que_c, digits),
-           acmetrace_internal.round_to(s.ok_c, digits),
-           acmetrace_internal.round_to(s.cancel_c, digits),
-           acmetrace_internal.round_to(1 - s.cancel_c - s.ok_c, digits)
-      FROM s
-     ORDER BY s.cluster COLLATE "C"
+          FROM g0)
+    SELECT f.*
+      FROM g, LATERAL acmetrace_internal.cluster_summary_row(
+               g.cluster, g.n, g.n_cpu, g.n_gpu, g.avg_run_g, g.avg_que_g, g.avg_gpu, g.med_run_g, g.med_que_g, g.med_gpu,
+               g.max_run_g, g.max_gpu, g.n_gpu_ok, g.n_gpu_cancel, g.t_gpu, g.t_ok, g.t_cancel, g.avg_run_c, g.avg_que_c,
+               g.med_run_c, g.med_que_c, g.n_cpu_ok, g.n_cpu_cancel, digits) f
+     ORDER BY f.cluster COLLATE "C"
 $$;
 
 CREATE FUNCTION acmetrace_internal.state_by_type_summary(cluster text)
