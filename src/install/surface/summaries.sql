@@ -1,18 +1,18 @@
 -- Summaries: built when jobs change, read by the standard analyses.
 --
 -- acmetrace_internal.summarize(cluster) rebuilds one cluster's rows of
--- acmetrace.summary_clusters, summary_jobs and summary_values from its
--- jobs, in the transaction that changed them:
+-- acmetrace.summary_clusters, summary_jobs, summary_groups, summary_weeks
+-- and summary_values from its jobs, in the transaction that changed them:
 --   * the loaders name the cluster they load (acmetrace_internal.changing)
 --     and the statement trigger on acmetrace.jobs rebuilds just that one;
---   * any other INSERT, UPDATE, DELETE or TRUNCATE on acmetrace.jobs
---     rebuilds every cluster (a user's direct change is rare; correctness
---     first);
---   * changing a cluster's time zone or capacity rebuilds it, deleting it
---     drops its summaries.
+--   * a direct UPDATE or DELETE rebuilds the clusters it touched, a direct
+--     INSERT or TRUNCATE every cluster;
+--   * a new cluster is summarized, a changed time zone or capacity rebuilds
+--     it, deleting it drops its summaries.
 -- Every analysis reads the summaries only when each cluster it covers has
--- been summarized with exact values (acmetrace_internal.summarized); else,
--- or with SET acmetrace.summaries = off, it scans acmetrace.jobs.
+-- been summarized with exact values and the reader may read them whole
+-- (acmetrace_internal.summarized); else, or with SET acmetrace.summaries =
+-- off, it scans acmetrace.jobs.
 
 -- Exact distributions (value_counts.c).
 CREATE FUNCTION acmetrace_internal.vc_percentiles(vals double precision[], counts bigint[], fractions double precision[])
@@ -50,10 +50,11 @@ LANGUAGE C VOLATILE;
 COMMENT ON FUNCTION acmetrace_internal.summary_scan(text, integer, text, integer) IS
   'One pass over the cluster''s jobs: fills summary_jobs (days and weeks in zone, else at the fixed utc_offset_s) when every numeric fits its exact sums, and returns the exact distributions of summary_values (waits binned by the occupancy at submission over capacity, else the observed peak) and a facts row.';
 
--- One cluster's summaries, from its jobs: an aggregate for the sums (hash
--- aggregation, room for it; days and weeks in the cluster's zone, through
--- TimeZone, which is much cheaper per row than AT TIME ZONE) and one C pass
--- for the distributions and the occupancy.
+-- One cluster's summaries, from its jobs: one C pass (summary_scan) for the
+-- day rows, the distributions and the occupancy; the day rows again in SQL
+-- (hash aggregation with room for it; days and weeks through TimeZone,
+-- much cheaper per row than AT TIME ZONE) when a numeric does not fit the
+-- pass's exact sums; the coarser grains from the day rows.
 CREATE FUNCTION acmetrace_internal.summarize(cl text, force boolean DEFAULT false)
 RETURNS void
 LANGUAGE plpgsql
