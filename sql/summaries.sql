@@ -218,6 +218,29 @@ BEGIN;
 SELECT count(*) AS analyses, count(*) FILTER (WHERE same) AS same FROM pg_temp.paths('synth');
 COMMIT;
 DELETE FROM acmetrace.jobs WHERE cluster = 'synth' AND job_id IN ('long-decimals', 'many-digits');
+-- Every gpu_time too wide for the one-pass grouping, so from the first job
+-- on each new duration and queue is read while the pass's table of
+-- distinct numerics grows past its first 1024 entries (a read of that
+-- table across its growth once gave stale values, depending on where the
+-- wide rows lay in the heap; under ASan it is a use after free).
+INSERT INTO acmetrace.clusters (cluster, source_format, gpu_capacity, time_zone)
+VALUES ('wide', 'generated', 64, 'UTC');
+INSERT INTO acmetrace.jobs (cluster, job_id, type, state, gpu_num, submit_time, start_time, end_time, duration, queue, gpu_time)
+SELECT 'wide', 'w' || i, 'Eval', 'COMPLETED', i % 2, timestamptz '2023-03-01 00:00+00' + i * interval '1 minute',
+       timestamptz '2023-03-01 00:00+00' + i * interval '1 minute', timestamptz '2023-03-01 00:00+00' + i * interval '1 minute',
+       i + 0.5, 3000 + i + 0.25, 12345678901234567890 + i
+  FROM generate_series(1, 3000) i;
+SELECT m.measure, m.gpu, cardinality(m.vals) AS distinct_values,
+       m.vals = ARRAY(SELECT DISTINCT CASE m.measure WHEN 'duration' THEN j.duration ELSE j.queue END::float8 AS v
+                        FROM acmetrace.jobs j WHERE j.cluster = 'wide' AND (j.gpu_num > 0) = m.gpu ORDER BY v) AS vals_ok
+  FROM acmetrace.summary_values m
+ WHERE m.cluster = 'wide' AND m.measure IN ('duration', 'queue') AND m.all_types
+ ORDER BY 1, 2;
+SELECT pg_temp.fresh() AS fresh_with_wide_gpu_time;
+BEGIN;
+SELECT count(*) AS analyses, count(*) FILTER (WHERE same) AS same FROM pg_temp.paths('wide');
+COMMIT;
+SELECT acmetrace.drop_cluster('wide');
 
 -- 4. acmetrace.summaries = off: loads keep no summaries for the clusters
 -- they change (those are scanned), refresh_summaries builds them.

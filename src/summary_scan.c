@@ -262,7 +262,10 @@ numeric_id(SummaryPass *st, Datum d)
 static double
 numeric_value(SummaryPass *st, Datum d)
 {
-	return st->numeric_vals[numeric_id(st, d)].f;
+	/* numeric_id may move numeric_vals: read the array after it returns */
+	int32		id = numeric_id(st, d);
+
+	return st->numeric_vals[id].f;
 }
 
 static void
