@@ -105,7 +105,7 @@ FUZZ_RUNS    ?= 20000
 FUZZ_CFLAGS   = -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all \
                 -Wall -Wextra -Werror -Isrc/core
 FUZZ_TARGETS  = sketch_text sketch_decode occupancy_text occupancy_binary occupancy_state_text unpivot bins bins_state \
-                samples_decode summary
+                samples_decode summary scheduler
 FUZZ_BINS     = $(FUZZ_TARGETS:%=test/fuzz/fuzz_%)
 
 # each harness links only the core file it fuzzes
@@ -115,6 +115,7 @@ test/fuzz/fuzz_unpivot: src/core/unpivot.c
 test/fuzz/fuzz_bins test/fuzz/fuzz_bins_state: src/core/bins.c
 test/fuzz/fuzz_samples_decode: src/core/samples.c
 test/fuzz/fuzz_summary: src/core/summary.c src/core/value_counts.c
+test/fuzz/fuzz_scheduler: src/core/scheduler.c
 $(FUZZ_BINS): test/fuzz/fuzz_%: test/fuzz/fuzz_%.c $(wildcard src/core/*.h test/fuzz/*.h)
 	$(FUZZ_CC) $(FUZZ_CFLAGS) -o $@ $(filter %.c,$^) -lm
 

@@ -10,6 +10,7 @@ main(void)
 	test_unpivot();
 	test_parse_value();
 	test_generate_jobs();
+	test_scheduler();
 	test_generate_util();
 	test_generate_util_model();
 	test_occupancy();

@@ -1,0 +1,825 @@
+/*
+ * scheduler.c: the cluster scheduler of scheduler.h.
+ *
+ * Pending jobs live in one ring per priority class, in submit order; a job
+ * that starts or leaves from the middle is left as a dead entry (its slot
+ * changed generation) and skipped, and a ring is compacted when most of it
+ * is dead.  Running jobs are a min-heap on end time, patience deadlines
+ * another (lazy: a deadline whose job has started is dropped when it comes
+ * up).  Free GPUs are counted per node, and nodes are kept in buckets by
+ * free count, so "does it fit" and best-fit placement cost O(gpus_per_node).
+ *
+ * The reserved start of a blocked head (EASY backfill) is found by walking
+ * the running jobs in end order (a second heap over the first one's
+ * indices) until the GPUs free then cover the head; that counts GPUs, not
+ * whole nodes, so under fragmentation the reservation can be optimistic and
+ * the head may wait a little past it.
+ */
+#include <string.h>
+
+#include "scheduler.h"
+
+#define LIMIT_TIME	((int64_t) 1 << 50)	/* submit, in [0, LIMIT_TIME] (start -1 means never) */
+#define LIMIT_SPAN	((int64_t) 1 << 40)	/* hold, patience: 34,000 years */
+
+enum
+{
+	SLOT_FREE, SLOT_PENDING, SLOT_RUNNING
+};
+
+typedef struct slot
+{
+	at_sched_job job;
+	int32_t    *node_list;		/* nodes held (multi-node jobs), else NULL */
+	int32_t		one_node;		/* the node of a single-node job */
+	uint32_t	gen;
+	int32_t		next_free;
+	uint8_t		state;
+} slot;
+
+typedef struct ref
+{
+	int64_t		t;				/* end or deadline; unused in rings */
+	int32_t		slot;
+	uint32_t	gen;
+} ref;
+
+typedef struct ring
+{
+	ref		   *r;
+	int64_t		head;			/* index of the first entry */
+	int64_t		n;				/* entries, live or dead */
+	int64_t		cap;
+	int64_t		live;
+} ring;
+
+typedef struct heap
+{
+	ref		   *h;
+	int64_t		n;
+	int64_t		cap;
+} heap;
+
+struct at_sched
+{
+	at_mem_fn	mem;
+	void	   *ctx;
+	at_sched_config cfg;
+	int64_t		now;
+	bool		finished;
+	/* slots */
+	slot	   *slots;
+	int32_t		nslots;
+	int32_t		free_slot;		/* -1: none */
+	/* queues */
+	ring		pending[AT_SCHED_PRIORITIES];
+	heap		running;
+	heap		deadlines;
+	heap		scratch;		/* indices into running, for the reservation walk */
+	/* decisions not yet taken */
+	at_sched_job *out;
+	int64_t		out_head;
+	int64_t		out_n;
+	int64_t		out_cap;
+	/* nodes, in two pools: 0 reserved, 1 shared */
+	int32_t    *free;			/* free GPUs per node */
+	int32_t    *pos;			/* a node's index in its bucket */
+	int32_t    *bucket;			/* 2 x (gpus_per_node + 1) x nodes: nodes by pool and free count */
+	int32_t    *bucket_n;		/* 2 x (gpus_per_node + 1) */
+	int64_t		pool_free[2];
+	int64_t		free_total;
+	int64_t		capacity;
+};
+
+static void *
+grow(at_sched *s, void *old, size_t old_size, size_t new_size)
+{
+	void	   *p = s->mem(s->ctx, NULL, new_size);
+
+	if (p == NULL)
+		return NULL;
+	if (old != NULL)
+	{
+		memcpy(p, old, old_size);
+		s->mem(s->ctx, old, 0);
+	}
+	return p;
+}
+
+/* ---- heaps of refs on t ---- */
+
+static bool
+heap_push(at_sched *s, heap *h, ref x)
+{
+	int64_t		i;
+
+	if (h->n == h->cap)
+	{
+		int64_t		cap = h->cap ? h->cap * 2 : 64;
+		ref		   *p = grow(s, h->h, sizeof(ref) * (size_t) h->n, sizeof(ref) * (size_t) cap);
+
+		if (p == NULL)
+			return false;
+		h->h = p;
+		h->cap = cap;
+	}
+	i = h->n++;
+	while (i > 0 && h->h[(i - 1) / 2].t > x.t)
+	{
+		h->h[i] = h->h[(i - 1) / 2];
+		i = (i - 1) / 2;
+	}
+	h->h[i] = x;
+	return true;
+}
+
+static ref
+heap_pop(heap *h)
+{
+	ref			top = h->h[0];
+	ref			last = h->h[--h->n];
+	int64_t		i = 0;
+
+	for (;;)
+	{
+		int64_t		c = 2 * i + 1;
+
+		if (c >= h->n)
+			break;
+		if (c + 1 < h->n && h->h[c + 1].t < h->h[c].t)
+			c++;
+		if (h->h[c].t >= last.t)
+			break;
+		h->h[i] = h->h[c];
+		i = c;
+	}
+	if (h->n > 0)
+		h->h[i] = last;
+	return top;
+}
+
+/* ---- nodes ---- */
+
+#define POOL(s, node) ((node) < (s)->cfg.reserved_nodes ? 0 : 1)
+#define BUCKET_N(s, pool, c) ((s)->bucket_n[(pool) * ((s)->cfg.gpus_per_node + 1) + (c)])
+#define BUCKET(s, pool, c) (&(s)->bucket[((int64_t) (pool) * ((s)->cfg.gpus_per_node + 1) + (c)) * (s)->cfg.nodes])
+
+static void
+node_move(at_sched *s, int32_t node, int32_t new_free)
+{
+	int			pool = POOL(s, node);
+	int32_t		old = s->free[node];
+	int32_t    *from = BUCKET(s, pool, old);
+	int32_t    *to = BUCKET(s, pool, new_free);
+	int32_t		last;
+
+	/* out of the old bucket: the last node takes its place */
+	last = from[BUCKET_N(s, pool, old) - 1];
+	from[s->pos[node]] = last;
+	s->pos[last] = s->pos[node];
+	BUCKET_N(s, pool, old)--;
+	/* into the new one */
+	s->pos[node] = BUCKET_N(s, pool, new_free);
+	to[BUCKET_N(s, pool, new_free)++] = node;
+	s->free_total += new_free - old;
+	s->pool_free[pool] += new_free - old;
+	s->free[node] = new_free;
+}
+
+/* The pools a job may use: reserved (0) only from reserved_priority up. */
+static int
+first_pool(const at_sched *s, int32_t priority)
+{
+	return priority >= s->cfg.reserved_priority ? 0 : 1;
+}
+
+static int32_t
+nodes_needed(const at_sched *s, int32_t gpus)
+{
+	return (gpus + s->cfg.gpus_per_node - 1) / s->cfg.gpus_per_node;
+}
+
+static bool
+fits(const at_sched *s, int32_t gpus, int32_t priority)
+{
+	int32_t		g = s->cfg.gpus_per_node;
+	int			p0 = first_pool(s, priority);
+	int64_t		free = 0,
+				whole = 0;
+
+	for (int pool = p0; pool < 2; pool++)
+		free += s->pool_free[pool];
+	if (gpus > free)
+		return false;
+	for (int pool = p0; pool < 2; pool++)
+	{
+		if (gpus <= g)
+		{
+			for (int32_t c = gpus; c <= g; c++)
+				if (BUCKET_N(s, pool, c) > 0)
+					return true;
+		}
+		else
+			whole += BUCKET_N(s, pool, g);
+	}
+	return gpus > g && whole >= nodes_needed(s, gpus);
+}
+
+/* ---- slots ---- */
+
+static int32_t
+slot_new(at_sched *s)
+{
+	int32_t		i;
+
+	if (s->free_slot < 0)
+	{
+		int32_t		n;
+		slot	   *p;
+
+		if (s->nslots > INT32_MAX / 2)
+			return -1;
+		n = s->nslots ? s->nslots * 2 : 256;
+		p = grow(s, s->slots, sizeof(slot) * (size_t) s->nslots, sizeof(slot) * (size_t) n);
+		if (p == NULL)
+			return -1;
+		s->slots = p;
+		for (i = n - 1; i >= s->nslots; i--)
+		{
+			memset(&p[i], 0, sizeof(slot));
+			p[i].next_free = s->free_slot;
+			s->free_slot = i;
+		}
+		s->nslots = n;
+	}
+	i = s->free_slot;
+	s->free_slot = s->slots[i].next_free;
+	return i;
+}
+
+static void
+slot_release(at_sched *s, int32_t i)
+{
+	slot	   *sl = &s->slots[i];
+
+	if (sl->node_list != NULL)
+		s->mem(s->ctx, sl->node_list, 0);
+	sl->node_list = NULL;
+	sl->state = SLOT_FREE;
+	sl->gen++;
+	sl->next_free = s->free_slot;
+	s->free_slot = i;
+}
+
+static bool
+live(const at_sched *s, ref r, int state)
+{
+	return s->slots[r.slot].gen == r.gen && s->slots[r.slot].state == state;
+}
+
+/* ---- decisions ---- */
+
+static bool
+decide(at_sched *s, const at_sched_job *j)
+{
+	if (s->out_n == s->out_cap)
+	{
+		int64_t		cap = s->out_cap ? s->out_cap * 2 : 64;
+		at_sched_job *p = s->mem(s->ctx, NULL, sizeof(at_sched_job) * (size_t) cap);
+
+		if (p == NULL)
+			return false;
+		for (int64_t k = 0; k < s->out_n; k++)
+			p[k] = s->out[(s->out_head + k) % s->out_cap];
+		if (s->out != NULL)
+			s->mem(s->ctx, s->out, 0);
+		s->out = p;
+		s->out_head = 0;
+		s->out_cap = cap;
+	}
+	s->out[(s->out_head + s->out_n++) % s->out_cap] = *j;
+	return true;
+}
+
+/* ---- pending rings ---- */
+
+static bool
+ring_push(at_sched *s, ring *q, ref x)
+{
+	if (q->n == q->cap)
+	{
+		int64_t		cap = q->cap ? q->cap * 2 : 64;
+		ref		   *p = s->mem(s->ctx, NULL, sizeof(ref) * (size_t) cap);
+
+		if (p == NULL)
+			return false;
+		for (int64_t k = 0; k < q->n; k++)
+			p[k] = q->r[(q->head + k) % q->cap];
+		if (q->r != NULL)
+			s->mem(s->ctx, q->r, 0);
+		q->r = p;
+		q->head = 0;
+		q->cap = cap;
+	}
+	q->r[(q->head + q->n++) % q->cap] = x;
+	q->live++;
+	return true;
+}
+
+/* Drops dead entries at the front, and compacts a ring that is mostly dead. */
+static void
+ring_tidy(at_sched *s, ring *q)
+{
+	while (q->n > 0 && !live(s, q->r[q->head], SLOT_PENDING))
+	{
+		q->head = (q->head + 1) % q->cap;
+		q->n--;
+	}
+	if (q->n > 64 && q->live * 2 < q->n)
+	{
+		int64_t		k = 0;
+
+		for (int64_t i = 0; i < q->n; i++)
+		{
+			ref			x = q->r[(q->head + i) % q->cap];
+
+			if (live(s, x, SLOT_PENDING))
+				q->r[(q->head + k++) % q->cap] = x;
+		}
+		q->n = k;
+	}
+}
+
+/* ---- starting, ending, leaving ---- */
+
+static bool
+start(at_sched *s, int32_t i, int64_t t)
+{
+	slot	   *sl = &s->slots[i];
+	at_sched_job *j = &sl->job;
+	int32_t		g = s->cfg.gpus_per_node;
+	int32_t		need = j->gpus;
+	ref			r;
+
+	if (need <= g)
+	{
+		/* best fit, in the reserved pool first */
+		int32_t		node = -1;
+
+		for (int pool = first_pool(s, j->priority); pool < 2 && node < 0; pool++)
+			for (int32_t c = need; c <= g; c++)
+				if (BUCKET_N(s, pool, c) > 0)
+				{
+					node = BUCKET(s, pool, c)[BUCKET_N(s, pool, c) - 1];
+					break;
+				}
+		node_move(s, node, s->free[node] - need);	/* fits() said one exists */
+		sl->one_node = node;
+		j->nodes = 1;
+		j->node = node;
+	}
+	else
+	{
+		int32_t		k = nodes_needed(s, need);
+		int32_t    *list = s->mem(s->ctx, NULL, sizeof(int32_t) * (size_t) k);
+		int32_t		lowest = s->cfg.nodes;
+		int			pool = first_pool(s, j->priority);
+
+		if (list == NULL)
+			return false;
+		for (int32_t m = 0; m < k; m++)
+		{
+			int32_t		node,
+						take = m < k - 1 ? g : need - g * (k - 1);
+
+			while (BUCKET_N(s, pool, g) == 0)
+				pool++;			/* fits() counted enough whole nodes */
+			node = BUCKET(s, pool, g)[BUCKET_N(s, pool, g) - 1];
+			node_move(s, node, g - take);
+			list[m] = node;
+			if (node < lowest)
+				lowest = node;
+		}
+		sl->node_list = list;
+		j->nodes = k;
+		j->node = lowest;
+	}
+	j->start = t;
+	j->end = t + j->hold;
+	sl->state = SLOT_RUNNING;
+	s->pending[j->priority].live--;
+	r.t = j->end;
+	r.slot = i;
+	r.gen = sl->gen;
+	return heap_push(s, &s->running, r) && decide(s, j);
+}
+
+static void
+end_job(at_sched *s, int32_t i)
+{
+	slot	   *sl = &s->slots[i];
+	int32_t		g = s->cfg.gpus_per_node;
+
+	if (sl->node_list == NULL)
+		node_move(s, sl->one_node, s->free[sl->one_node] + sl->job.gpus);
+	else
+	{
+		int32_t		k = sl->job.nodes;
+
+		for (int32_t m = 0; m < k; m++)
+		{
+			int32_t		node = sl->node_list[m];
+			int32_t		take = m < k - 1 ? g : sl->job.gpus - g * (k - 1);
+
+			node_move(s, node, s->free[node] + take);
+		}
+	}
+	slot_release(s, i);
+}
+
+static bool
+leave(at_sched *s, int32_t i, int64_t t)
+{
+	slot	   *sl = &s->slots[i];
+	bool		ok;
+
+	sl->job.start = -1;
+	sl->job.end = t;
+	sl->job.nodes = 0;
+	sl->job.node = -1;
+	s->pending[sl->job.priority].live--;
+	ok = decide(s, &sl->job);
+	slot_release(s, i);
+	return ok;
+}
+
+/*
+ * When the running jobs will have freed enough GPUs for need (counting
+ * GPUs only), and how many beyond need are free then.
+ */
+static bool
+reservation(at_sched *s, int32_t need, int32_t priority, int64_t now, int64_t *when, int64_t *extra)
+{
+	heap	   *w = &s->scratch;
+	int			p0 = first_pool(s, priority);
+	int64_t		freed = s->pool_free[1] + (p0 == 0 ? s->pool_free[0] : 0);
+	ref			x;
+
+	*when = now;
+	if (freed >= need)
+	{
+		*extra = freed - need;
+		return true;
+	}
+	w->n = 0;
+	if (s->running.n == 0)
+	{
+		*extra = 0;
+		return true;
+	}
+	x = s->running.h[0];
+	x.slot = 0;					/* here: an index into running */
+	if (!heap_push(s, w, x))
+		return false;
+	while (w->n > 0 && freed < need)
+	{
+		ref			y = heap_pop(w);
+		int64_t		c = 2 * (int64_t) y.slot + 1;
+
+		{
+			const at_sched_job *rj = &s->slots[s->running.h[y.slot].slot].job;
+
+			/* GPUs freed where the head may run */
+			if (POOL(s, rj->node) >= p0)
+				freed += rj->gpus;
+		}
+		*when = y.t;
+		for (; c <= 2 * (int64_t) y.slot + 2 && c < s->running.n; c++)
+		{
+			ref			z = s->running.h[c];
+
+			z.slot = (int32_t) c;
+			if (!heap_push(s, w, z))
+				return false;
+		}
+	}
+	*extra = freed > need ? freed - need : 0;
+	return true;
+}
+
+/* Starts what can start at t: the heads in priority order, then backfill. */
+static bool
+schedule(at_sched *s, int64_t t)
+{
+	int			p;
+	int32_t		head = -1;
+	bool		have_res = false;
+	int64_t		res_t = 0,
+				extra = 0;
+	int64_t		looked = 0;
+
+	for (p = AT_SCHED_PRIORITIES - 1; p >= 0; p--)
+	{
+		ring	   *q = &s->pending[p];
+
+		for (;;)
+		{
+			ring_tidy(s, q);
+			if (q->n == 0)
+				break;
+			if (!fits(s, s->slots[q->r[q->head].slot].job.gpus, s->slots[q->r[q->head].slot].job.priority))
+			{
+				head = q->r[q->head].slot;
+				break;
+			}
+			if (!start(s, q->r[q->head].slot, t))
+				return false;
+		}
+		if (head >= 0)
+			break;
+	}
+	if (head < 0 || !s->cfg.backfill)
+		return true;
+
+	/* EASY backfill behind the blocked head, in priority order */
+	for (; p >= 0 && looked < s->cfg.backfill_depth; p--)
+	{
+		ring	   *q = &s->pending[p];
+
+		for (int64_t k = 0; k < q->n && looked < s->cfg.backfill_depth; k++)
+		{
+			ref			x = q->r[(q->head + k) % q->cap];
+			at_sched_job *j;
+
+			if (x.slot == head || !live(s, x, SLOT_PENDING))
+				continue;
+			looked++;
+			j = &s->slots[x.slot].job;
+			if (!fits(s, j->gpus, j->priority))
+				continue;
+			if (!have_res)
+			{
+				if (!reservation(s, s->slots[head].job.gpus, s->slots[head].job.priority, t, &res_t, &extra))
+					return false;
+				have_res = true;
+			}
+			if (t + j->hold <= res_t)
+			{
+				if (!start(s, x.slot, t))
+					return false;
+			}
+			else if (j->gpus <= extra)
+			{
+				extra -= j->gpus;
+				if (!start(s, x.slot, t))
+					return false;
+			}
+		}
+	}
+	return true;
+}
+
+/* GPUs held in a pool. */
+static int64_t
+at_sched_allocated_in(const at_sched *s, int pool)
+{
+	int64_t		nodes = pool == 0 ? s->cfg.reserved_nodes : s->cfg.nodes - s->cfg.reserved_nodes;
+
+	return nodes * s->cfg.gpus_per_node - s->pool_free[pool];
+}
+
+/* ---- the interface ---- */
+
+const char *
+at_sched_status_text(at_sched_status st)
+{
+	switch (st)
+	{
+		case AT_SCHED_OK:
+			return "ok";
+		case AT_SCHED_NOMEM:
+			return "out of memory";
+		case AT_SCHED_BAD_JOB:
+			return "a job's GPUs, priority, hold or patience is out of range (or more GPUs than its pool)";
+		case AT_SCHED_BAD_TIME:
+			return "a job was submitted at a negative time, before an earlier one, or after finish";
+		case AT_SCHED_BAD_CONFIG:
+			return "nodes, GPUs per node or backfill depth out of range";
+	}
+	return "unknown status";
+}
+
+at_sched_status
+at_sched_create(at_mem_fn mem, void *ctx, const at_sched_config *cfg, at_sched **out)
+{
+	at_sched   *s;
+	int32_t		n = cfg->nodes,
+				g = cfg->gpus_per_node;
+
+	*out = NULL;
+	if (n < 1 || n > AT_SCHED_MAX_NODES || g < 1 || g > 64 || cfg->backfill_depth < 0 ||
+		cfg->reserved_nodes < 0 || cfg->reserved_nodes > n)
+		return AT_SCHED_BAD_CONFIG;
+	s = mem(ctx, NULL, sizeof(at_sched));
+	if (s == NULL)
+		return AT_SCHED_NOMEM;
+	s->mem = mem;
+	s->ctx = ctx;
+	s->cfg = *cfg;
+	s->now = 0;
+	s->free_slot = -1;
+	s->free = mem(ctx, NULL, sizeof(int32_t) * (size_t) n);
+	s->pos = mem(ctx, NULL, sizeof(int32_t) * (size_t) n);
+	s->bucket = mem(ctx, NULL, sizeof(int32_t) * (size_t) n * (size_t) (g + 1) * 2);
+	s->bucket_n = mem(ctx, NULL, sizeof(int32_t) * (size_t) (g + 1) * 2);
+	if (s->free == NULL || s->pos == NULL || s->bucket == NULL || s->bucket_n == NULL)
+	{
+		at_sched_destroy(s);
+		return AT_SCHED_NOMEM;
+	}
+	for (int32_t i = 0; i < n; i++)
+	{
+		int			pool = POOL(s, i);
+
+		s->free[i] = g;
+		s->pos[i] = BUCKET_N(s, pool, g);
+		BUCKET(s, pool, g)[BUCKET_N(s, pool, g)++] = i;
+		s->pool_free[pool] += g;
+	}
+	s->capacity = s->free_total = (int64_t) n * g;
+	*out = s;
+	return AT_SCHED_OK;
+}
+
+void
+at_sched_destroy(at_sched *s)
+{
+	if (s == NULL)
+		return;
+	for (int32_t i = 0; i < s->nslots; i++)
+		if (s->slots[i].node_list != NULL)
+			s->mem(s->ctx, s->slots[i].node_list, 0);
+	if (s->slots)
+		s->mem(s->ctx, s->slots, 0);
+	for (int p = 0; p < AT_SCHED_PRIORITIES; p++)
+		if (s->pending[p].r)
+			s->mem(s->ctx, s->pending[p].r, 0);
+	if (s->running.h)
+		s->mem(s->ctx, s->running.h, 0);
+	if (s->deadlines.h)
+		s->mem(s->ctx, s->deadlines.h, 0);
+	if (s->scratch.h)
+		s->mem(s->ctx, s->scratch.h, 0);
+	if (s->out)
+		s->mem(s->ctx, s->out, 0);
+	if (s->free)
+		s->mem(s->ctx, s->free, 0);
+	if (s->pos)
+		s->mem(s->ctx, s->pos, 0);
+	if (s->bucket)
+		s->mem(s->ctx, s->bucket, 0);
+	if (s->bucket_n)
+		s->mem(s->ctx, s->bucket_n, 0);
+	s->mem(s->ctx, s, 0);
+}
+
+/* The events up to t: at each instant, ends first, then patience, then starts. */
+at_sched_status
+at_sched_advance(at_sched *s, int64_t t)
+{
+	for (;;)
+	{
+		int64_t		e;
+		bool		any = false;
+
+		while (s->deadlines.n > 0 && !live(s, s->deadlines.h[0], SLOT_PENDING))
+			heap_pop(&s->deadlines);
+		if (s->running.n > 0 && (s->deadlines.n == 0 || s->running.h[0].t <= s->deadlines.h[0].t))
+			e = s->running.h[0].t;
+		else if (s->deadlines.n > 0)
+			e = s->deadlines.h[0].t;
+		else
+			break;
+		if (e > t)
+			break;
+		while (s->running.n > 0 && s->running.h[0].t <= e)
+		{
+			end_job(s, heap_pop(&s->running).slot);
+			any = true;
+		}
+		while (s->deadlines.n > 0 && s->deadlines.h[0].t <= e)
+		{
+			ref			d = heap_pop(&s->deadlines);
+
+			if (live(s, d, SLOT_PENDING))
+			{
+				if (!leave(s, d.slot, e))
+					return AT_SCHED_NOMEM;
+				any = true;
+			}
+		}
+		if (e > s->now)
+			s->now = e;
+		if (any && !schedule(s, e))
+			return AT_SCHED_NOMEM;
+	}
+	if (t > s->now)
+		s->now = t;
+	return AT_SCHED_OK;
+}
+
+at_sched_status
+at_sched_submit(at_sched *s, const at_sched_job *job)
+{
+	at_sched_status st;
+	int32_t		i;
+	ref			r;
+
+	if (job->gpus < 1 || job->gpus > s->capacity || job->priority < 0 ||
+		job->priority >= AT_SCHED_PRIORITIES || job->hold < 0 || job->hold > LIMIT_SPAN ||
+		job->patience > LIMIT_SPAN)
+		return AT_SCHED_BAD_JOB;
+	if (job->priority < s->cfg.reserved_priority &&
+		(job->gpus > s->pool_free[1] + at_sched_allocated_in(s, 1) ||
+		 (job->gpus > s->cfg.gpus_per_node && nodes_needed(s, job->gpus) > s->cfg.nodes - s->cfg.reserved_nodes)))
+		return AT_SCHED_BAD_JOB;	/* more than the shared pool holds */
+	if (s->finished || job->submit < 0 || job->submit > LIMIT_TIME || job->submit < s->now)
+		return AT_SCHED_BAD_TIME;
+	if ((st = at_sched_advance(s, job->submit)) != AT_SCHED_OK)
+		return st;
+	i = slot_new(s);
+	if (i < 0)
+		return AT_SCHED_NOMEM;
+	s->slots[i].job = *job;
+	s->slots[i].job.start = -1;
+	s->slots[i].job.end = -1;
+	s->slots[i].job.nodes = 0;
+	s->slots[i].job.node = -1;
+	s->slots[i].state = SLOT_PENDING;
+	r.t = 0;
+	r.slot = i;
+	r.gen = s->slots[i].gen;
+	if (!ring_push(s, &s->pending[job->priority], r))
+	{
+		slot_release(s, i);
+		return AT_SCHED_NOMEM;
+	}
+	if (job->patience >= 0)
+	{
+		r.t = job->submit + job->patience;
+		if (!heap_push(s, &s->deadlines, r))
+			return AT_SCHED_NOMEM;
+	}
+	return schedule(s, job->submit) ? AT_SCHED_OK : AT_SCHED_NOMEM;
+}
+
+at_sched_status
+at_sched_finish(at_sched *s)
+{
+	at_sched_status st;
+
+	s->finished = true;
+	while (at_sched_pending(s) > 0)
+	{
+		int64_t		e;
+
+		if (s->running.n > 0)
+			e = s->running.h[0].t;
+		else if (s->deadlines.n > 0)
+			e = s->deadlines.h[0].t;
+		else
+			return AT_SCHED_OK;	/* cannot happen: an idle cluster starts the head */
+		if (s->deadlines.n > 0 && s->deadlines.h[0].t < e)
+			e = s->deadlines.h[0].t;
+		if ((st = at_sched_advance(s, e)) != AT_SCHED_OK)
+			return st;
+	}
+	return AT_SCHED_OK;
+}
+
+bool
+at_sched_take(at_sched *s, at_sched_job *out)
+{
+	if (s->out_n == 0)
+		return false;
+	*out = s->out[s->out_head];
+	s->out_head = (s->out_head + 1) % s->out_cap;
+	s->out_n--;
+	return true;
+}
+
+int64_t
+at_sched_allocated(const at_sched *s)
+{
+	return s->capacity - s->free_total;
+}
+
+int64_t
+at_sched_pending(const at_sched *s)
+{
+	int64_t		n = 0;
+
+	for (int p = 0; p < AT_SCHED_PRIORITIES; p++)
+		n += s->pending[p].live;
+	return n;
+}
