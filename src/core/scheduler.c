@@ -11,9 +11,9 @@
  *
  * The reserved start of a blocked head (EASY backfill) is found by walking
  * the running jobs in end order (a second heap over the first one's
- * indices) until the GPUs free then cover the head; that counts GPUs, not
- * whole nodes, so under fragmentation the reservation can be optimistic and
- * the head may wait a little past it.
+ * indices), giving their GPUs back to their nodes, until the head fits: a
+ * gang counts whole free nodes, so small jobs scattered over the nodes do
+ * not make the reservation slip.
  */
 #include <string.h>
 
@@ -88,6 +88,7 @@ struct at_sched
 	int32_t    *bucket_n;		/* 2 x (gpus_per_node + 1) */
 	int64_t		pool_free[2];
 	int64_t		free_total;
+	int32_t    *shadow_free;	/* free GPUs per node in the reservation walk */
 	int64_t		capacity;
 };
 
@@ -454,47 +455,56 @@ leave(at_sched *s, int32_t i, int64_t t)
 }
 
 /*
- * When the running jobs will have freed enough GPUs for need (counting
- * GPUs only), and how many beyond need are free then.
+ * When the head (need GPUs, at priority) can start if nothing else starts:
+ * the running jobs are released in end order, node by node, until a node
+ * of its pools has need GPUs free (a single-node head) or enough of them
+ * are wholly free (a gang).  *extra: GPUs on whole nodes free then beyond
+ * the gang's (0 for a single-node head), which a backfilled job may hold.
  */
 static bool
 reservation(at_sched *s, int32_t need, int32_t priority, int64_t now, int64_t *when, int64_t *extra)
 {
 	heap	   *w = &s->scratch;
 	int			p0 = first_pool(s, priority);
-	int64_t		freed = s->pool_free[1] + (p0 == 0 ? s->pool_free[0] : 0);
+	int32_t		g = s->cfg.gpus_per_node;
+	bool		single = need <= g;
+	int32_t		k = nodes_needed(s, need);
+	int64_t		whole = 0;
+	bool		done = false;
+	int32_t    *f = s->shadow_free;
 	ref			x;
 
+	memcpy(f, s->free, sizeof(int32_t) * (size_t) s->cfg.nodes);
+	for (int pool = p0; pool < 2; pool++)
+		whole += BUCKET_N(s, pool, g);
 	*when = now;
-	if (freed >= need)
-	{
-		*extra = freed - need;
-		return true;
-	}
+	*extra = 0;
 	w->n = 0;
 	if (s->running.n == 0)
-	{
-		*extra = 0;
 		return true;
-	}
 	x = s->running.h[0];
 	x.slot = 0;					/* here: an index into running */
 	if (!heap_push(s, w, x))
 		return false;
-	while (w->n > 0 && freed < need)
+	while (w->n > 0 && !done)
 	{
 		ref			y = heap_pop(w);
-		int64_t		c = 2 * (int64_t) y.slot + 1;
+		const slot *rs = &s->slots[s->running.h[y.slot].slot];
+		int32_t		nn = rs->node_list ? rs->job.nodes : 1;
 
+		for (int32_t m = 0; m < nn; m++)
 		{
-			const at_sched_job *rj = &s->slots[s->running.h[y.slot].slot].job;
+			int32_t		node = rs->node_list ? rs->node_list[m] : rs->one_node;
+			int32_t		back = !rs->node_list ? rs->job.gpus : m < nn - 1 ? g : rs->job.gpus - g * (nn - 1);
 
-			/* GPUs freed where the head may run */
-			if (POOL(s, rj->node) >= p0)
-				freed += rj->gpus;
+			f[node] += back;
+			if (POOL(s, node) < p0)
+				continue;
+			if (single ? f[node] >= need : f[node] == g && ++whole >= k)
+				done = true;
 		}
 		*when = y.t;
-		for (; c <= 2 * (int64_t) y.slot + 2 && c < s->running.n; c++)
+		for (int64_t c = 2 * (int64_t) y.slot + 1; c <= 2 * (int64_t) y.slot + 2 && c < s->running.n; c++)
 		{
 			ref			z = s->running.h[c];
 
@@ -503,7 +513,8 @@ reservation(at_sched *s, int32_t need, int32_t priority, int64_t now, int64_t *w
 				return false;
 		}
 	}
-	*extra = freed > need ? freed - need : 0;
+	if (!single && whole > k)
+		*extra = (whole - k) * g;
 	return true;
 }
 
@@ -630,9 +641,10 @@ at_sched_create(at_mem_fn mem, void *ctx, const at_sched_config *cfg, at_sched *
 	s->free_slot = -1;
 	s->free = mem(ctx, NULL, sizeof(int32_t) * (size_t) n);
 	s->pos = mem(ctx, NULL, sizeof(int32_t) * (size_t) n);
+	s->shadow_free = mem(ctx, NULL, sizeof(int32_t) * (size_t) n);
 	s->bucket = mem(ctx, NULL, sizeof(int32_t) * (size_t) n * (size_t) (g + 1) * 2);
 	s->bucket_n = mem(ctx, NULL, sizeof(int32_t) * (size_t) (g + 1) * 2);
-	if (s->free == NULL || s->pos == NULL || s->bucket == NULL || s->bucket_n == NULL)
+	if (s->free == NULL || s->pos == NULL || s->shadow_free == NULL || s->bucket == NULL || s->bucket_n == NULL)
 	{
 		at_sched_destroy(s);
 		return AT_SCHED_NOMEM;
@@ -676,6 +688,8 @@ at_sched_destroy(at_sched *s)
 		s->mem(s->ctx, s->free, 0);
 	if (s->pos)
 		s->mem(s->ctx, s->pos, 0);
+	if (s->shadow_free)
+		s->mem(s->ctx, s->shadow_free, 0);
 	if (s->bucket)
 		s->mem(s->ctx, s->bucket, 0);
 	if (s->bucket_n)

@@ -347,6 +347,18 @@ test_scheduler(void)
 		  "backfill: a long job on GPUs left over at the head's reservation starts at once");
 	at_sched_destroy(r.s);
 
+	/* the reservation counts whole nodes: 2 + 2 free GPUs on two busy nodes do not bring a gang forward */
+	start_run(&r, config(3, true, 0, 0));
+	submit(&r, 0, 0, 6, 1000, 0, -1);
+	submit(&r, 1, 0, 6, 1000, 0, -1);
+	submit(&r, 2, 0, 8, 100, 0, -1);
+	submit(&r, 3, 1, 12, 10, 0, -1);
+	submit(&r, 4, 2, 2, 500, 0, -1);
+	finish(&r);
+	CHECK(r.out[4].start == 2 && r.out[3].start == 1000,
+		  "backfill: the gang's reservation is 1000 (whole nodes), not 100 (GPU count), so a job ending at 502 runs now");
+	at_sched_destroy(r.s);
+
 	/* patience: a job that waits too long leaves unstarted */
 	start_run(&r, config(1, true, 0, 0));
 	submit(&r, 0, 0, 8, 1000, 0, -1);
