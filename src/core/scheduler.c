@@ -87,6 +87,7 @@ struct at_sched
 	int32_t    *bucket;			/* 2 x (gpus_per_node + 1) x nodes: nodes by pool and free count */
 	int32_t    *bucket_n;		/* 2 x (gpus_per_node + 1) */
 	int64_t		pool_free[2];
+	int64_t		class_used[AT_SCHED_PRIORITIES];
 	int64_t		free_total;
 	int32_t    *shadow_free;	/* free GPUs per node in the reservation walk */
 	int64_t		capacity;
@@ -211,6 +212,8 @@ fits(const at_sched *s, int32_t gpus, int32_t priority)
 	for (int pool = p0; pool < 2; pool++)
 		free += s->pool_free[pool];
 	if (gpus > free)
+		return false;
+	if (s->cfg.class_limit[priority] > 0 && s->class_used[priority] + gpus > s->cfg.class_limit[priority])
 		return false;
 	for (int pool = p0; pool < 2; pool++)
 	{
@@ -407,6 +410,7 @@ start(at_sched *s, int32_t i, int64_t t)
 	}
 	j->start = t;
 	j->end = t + j->hold;
+	s->class_used[j->priority] += j->gpus;
 	sl->state = SLOT_RUNNING;
 	s->pending[j->priority].live--;
 	r.t = j->end;
@@ -421,6 +425,7 @@ end_job(at_sched *s, int32_t i)
 	slot	   *sl = &s->slots[i];
 	int32_t		g = s->cfg.gpus_per_node;
 
+	s->class_used[sl->job.priority] -= sl->job.gpus;
 	if (sl->node_list == NULL)
 		node_move(s, sl->one_node, s->free[sl->one_node] + sl->job.gpus);
 	else
@@ -631,6 +636,9 @@ at_sched_create(at_mem_fn mem, void *ctx, const at_sched_config *cfg, at_sched *
 	if (n < 1 || n > AT_SCHED_MAX_NODES || g < 1 || g > 64 || cfg->backfill_depth < 0 ||
 		cfg->reserved_nodes < 0 || cfg->reserved_nodes > n)
 		return AT_SCHED_BAD_CONFIG;
+	for (int p = 0; p < AT_SCHED_PRIORITIES; p++)
+		if (cfg->class_limit[p] < 0)
+		return AT_SCHED_BAD_CONFIG;
 	s = mem(ctx, NULL, sizeof(at_sched));
 	if (s == NULL)
 		return AT_SCHED_NOMEM;
@@ -757,6 +765,8 @@ at_sched_submit(at_sched *s, const at_sched_job *job)
 		(job->gpus > s->pool_free[1] + at_sched_allocated_in(s, 1) ||
 		 (job->gpus > s->cfg.gpus_per_node && nodes_needed(s, job->gpus) > s->cfg.nodes - s->cfg.reserved_nodes)))
 		return AT_SCHED_BAD_JOB;	/* more than the shared pool holds */
+	if (s->cfg.class_limit[job->priority] > 0 && job->gpus > s->cfg.class_limit[job->priority])
+		return AT_SCHED_BAD_JOB;	/* more than its class may hold */
 	if (s->finished || job->submit < 0 || job->submit > LIMIT_TIME || job->submit < s->now)
 		return AT_SCHED_BAD_TIME;
 	if ((st = at_sched_advance(s, job->submit)) != AT_SCHED_OK)

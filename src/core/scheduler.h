@@ -11,7 +11,8 @@
  * unstarted once it has waited that long (a user cancelling it).  The
  * first reserved_nodes nodes are a pool only jobs of reserved_priority or
  * above may use (a quota for training, as GPU clusters keep one); those
- * jobs take reserved nodes first and may spill into the shared ones.
+ * jobs take reserved nodes first and may spill into the shared ones.  A
+ * class may be limited to a number of GPUs held at once (its quota).
  *
  * The caller submits jobs in submit order and takes decisions (started or
  * left unstarted) as they are made; memory is bounded by the jobs pending
@@ -36,6 +37,7 @@ typedef struct at_sched_config
 	int32_t		backfill_depth;	/* pending jobs looked at behind a blocked head */
 	int32_t		reserved_nodes; /* 0 .. nodes */
 	int32_t		reserved_priority;
+	int64_t		class_limit[AT_SCHED_PRIORITIES];	/* GPUs a class may hold at once; 0: no limit */
 } at_sched_config;
 
 typedef struct at_sched_job

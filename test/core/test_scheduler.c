@@ -19,6 +19,7 @@ config(int nodes, bool backfill, int reserved, int reserved_priority)
 {
 	at_sched_config c;
 
+	memset(&c, 0, sizeof c);
 	c.nodes = nodes;
 	c.gpus_per_node = 8;
 	c.backfill = backfill;
@@ -382,6 +383,25 @@ test_scheduler(void)
 	finish(&r);
 	CHECK(r.out[3].start == 102 && r.out[3].nodes == 2 && r.out[1].start == 112,
 		  "pools: a high-priority job spans both pools once they free up (102), the low one after it (112)");
+	at_sched_destroy(r.s);
+
+	/* a class's quota: its jobs wait at the limit though GPUs are free */
+	c = config(2, true, 0, 0);
+	c.class_limit[0] = 8;
+	c.class_limit[1] = -1;
+	st = at_sched_create(tap_mem, NULL, &c, &s);
+	CHECK(st == AT_SCHED_BAD_CONFIG, "quota: a negative class limit refused");
+	c.class_limit[1] = 0;
+	start_run(&r, c);
+	st = submit(&r, 0, 0, 9, 10, 0, -1);
+	CHECK(st == AT_SCHED_BAD_JOB, "quota: a job larger than its class's quota refused");
+	submit(&r, 1, 0, 8, 100, 0, -1);
+	submit(&r, 2, 1, 4, 10, 0, -1);
+	submit(&r, 3, 2, 8, 10, 1, -1);
+	CHECK(r.out[1].start == 0 && !r.decided[2] && r.out[3].start == 2,
+		  "quota: class 0 at its 8 GPUs waits with 8 free, class 1 takes them");
+	finish(&r);
+	CHECK(r.out[2].start == 100, "quota: the waiting job starts when its class frees GPUs (100)");
 	at_sched_destroy(r.s);
 
 	/* out of memory at every allocation: an error, never a crash */

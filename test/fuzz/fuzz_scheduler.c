@@ -2,13 +2,14 @@
  * fuzz_scheduler.c: the cluster scheduler (scheduler.c) on any sequence of
  * jobs, as a trace replay will feed it.
  *
- * The first 4 bytes are the configuration (nodes, GPUs per node, backfill
- * and its depth, reserved nodes and priority), then 10 bytes per job: the
+ * The first 5 bytes are the configuration (nodes, GPUs per node, backfill
+ * and its depth, reserved nodes and priority, class 0's quota), then 10
+ * bytes per job: the
  * gap since the last submit (which may be negative: refused), GPUs,
  * priority, hold and patience (with out-of-range values the scheduler must
  * refuse).  Every accepted job must be decided exactly once, never before
  * its submit, with end = start + hold or, unstarted, at submit + patience;
- * the GPUs held never exceed the cluster or a node, a job below the
+ * the GPUs held never exceed the cluster, a node or class 0's quota, a job below the
  * reserved priority never lands on a reserved node, and nothing is left
  * allocated after destroy.
  */
@@ -22,6 +23,7 @@ typedef struct ev
 	int64_t		t;
 	int32_t		d;
 	int32_t		node;			/* -1: whole cluster only */
+	int32_t		cls;
 } ev;
 
 static int
@@ -48,14 +50,16 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 				nout = 0;
 	at_sched_job j;
 
-	if (size < 4)
+	if (size < 5)
 		return 0;
+	memset(&c, 0, sizeof c);
 	c.nodes = 1 + data[0] % 16;
 	c.gpus_per_node = 1 + (data[1] & 15);
 	c.backfill = (data[1] & 16) != 0;
 	c.backfill_depth = data[1] >> 5;
 	c.reserved_nodes = data[2] % 20;	/* may exceed nodes: refused */
 	c.reserved_priority = data[3] % 5;
+	c.class_limit[0] = data[4] % 64;	/* 0: none */
 	fuzz_live = 0;
 	if (at_sched_create(fuzz_mem, &fuzz_live, &c, &s) != AT_SCHED_OK)
 	{
@@ -65,7 +69,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	in = calloc(MAX_JOBS, sizeof(at_sched_job));
 	out = calloc(MAX_JOBS, sizeof(at_sched_job));
 	accepted = calloc(MAX_JOBS, 1);
-	for (size_t i = 4; i + 10 <= size && n < MAX_JOBS; i += 10, n++)
+	for (size_t i = 5; i + 10 <= size && n < MAX_JOBS; i += 10, n++)
 	{
 		const uint8_t *p = data + i;
 		at_sched_status st;
@@ -108,7 +112,8 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	{
 		ev		   *e = calloc(2 * (size_t) n + 1, sizeof(ev));
 		int			ne = 0;
-		int64_t		held = 0;
+		int64_t		held = 0,
+					held0 = 0;
 		int64_t    *node_held = calloc((size_t) c.nodes, sizeof(int64_t));
 
 		for (int i = 0; i < n; i++)
@@ -130,14 +135,19 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 					   o->node >= 0 && o->node < c.nodes, "job %d placement", i);
 			FUZZ_CHECK(o->priority >= c.reserved_priority || o->node >= c.reserved_nodes,
 					   "job %d below the reserved priority on a reserved node", i);
-			e[ne++] = (ev) {o->start, o->gpus, o->gpus <= c.gpus_per_node ? o->node : -1};
-			e[ne++] = (ev) {o->end, -o->gpus, o->gpus <= c.gpus_per_node ? o->node : -1};
+			e[ne++] = (ev) {o->start, o->gpus, o->gpus <= c.gpus_per_node ? o->node : -1, o->priority};
+			e[ne++] = (ev) {o->end, -o->gpus, o->gpus <= c.gpus_per_node ? o->node : -1, o->priority};
 		}
 		qsort(e, (size_t) ne, sizeof(ev), ev_cmp);
 		for (int i = 0; i < ne; i++)
 		{
 			held += e[i].d;
 			FUZZ_CHECK(held <= (int64_t) c.nodes * c.gpus_per_node, "over capacity");
+			if (e[i].cls == 0)
+			{
+				held0 += e[i].d;
+				FUZZ_CHECK(c.class_limit[0] == 0 || held0 <= c.class_limit[0], "class 0 over its quota");
+			}
 			if (e[i].node >= 0)
 			{
 				node_held[e[i].node] += e[i].d;
