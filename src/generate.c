@@ -19,14 +19,16 @@ PG_FUNCTION_INFO_V1(acmetrace_generate_util);
 
 /*
  * generate_jobs(profile text, n int, seed int) -> SETOF acmetrace.trace_seren
- * Value-per-call, so a million jobs stream without being materialized.
+ * Value-per-call, so a million jobs stream without being materialized; jobs
+ * come in the order the scheduler decides them, not in job_id order.
  */
 Datum
 acmetrace_generate_jobs(PG_FUNCTION_ARGS)
 {
 	FuncCallContext *funcctx;
-	at_generate_jobs *gen;
+	at_generate_jobs *gen = NULL;
 	at_job		job;
+	at_sched_status st;
 	Datum		values[13];
 	bool		nulls[13];
 	char		buf[32];
@@ -59,7 +61,9 @@ acmetrace_generate_jobs(PG_FUNCTION_ARGS)
 					 errmsg("generate_jobs must return the 13 columns of acmetrace.trace_seren")));
 		funcctx->tuple_desc = BlessTupleDesc(tupdesc);
 		funcctx->max_calls = (uint64) n;
-		funcctx->user_fctx = at_generate_jobs_init(palloc(at_generate_jobs_size(p)), p, (uint64) (uint32) seed);
+		/* memory of the pending and running jobs only, whatever n */
+		at_generate_jobs_create(at_cxt_mem, funcctx->multi_call_memory_ctx, p, n, (uint64) (uint32) seed, &gen);
+		funcctx->user_fctx = gen;
 		MemoryContextSwitchTo(old);
 	}
 
@@ -68,7 +72,12 @@ acmetrace_generate_jobs(PG_FUNCTION_ARGS)
 		SRF_RETURN_DONE(funcctx);
 
 	gen = (at_generate_jobs *) funcctx->user_fctx;
-	at_generate_jobs_next(gen, &job);
+	if (!at_generate_jobs_next(gen, &job, &st))
+		ereport(ERROR,
+				(errcode(ERRCODE_INTERNAL_ERROR),
+				 errmsg("generate_jobs stopped after %llu of %llu jobs: %s",
+						(unsigned long long) funcctx->call_cntr, (unsigned long long) funcctx->max_calls,
+						at_sched_status_text(st))));
 	memset(nulls, 0, sizeof(nulls));
 	snprintf(buf, sizeof buf, INT64_FORMAT, (int64) job.job_id);
 	values[0] = CStringGetTextDatum(buf);

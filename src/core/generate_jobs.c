@@ -1,30 +1,25 @@
 /*
- * generate_jobs.c: synthetic AcmeTrace-like jobs.
+ * generate_jobs.c: synthetic AcmeTrace-like jobs, type by type.
  *
- * Targets (AcmeTrace data/cluster_summary.csv, NSDI '24 paper):
- *   Seren: 1,031,550 jobs over 184 days, 64.4% GPU jobs; GPU jobs 49.7%
- *     completed, 7.5% cancelled, 42.9% failed; CPU jobs 85.8/3.9/10.2%;
- *     median GPU job 1 GPU, 122 s; capacity 2,288 GPUs.
- *   Kalos: 62,413 jobs over about 122 days, 31.9% GPU jobs; GPU jobs
- *     54.1/6.2/39.7%; CPU jobs 86.0/0.1/13.9%; median 1 GPU, 124 s; 2,416 GPUs.
- * GPU counts are powers of two with a heavy tail (large jobs are mostly
- * Pretrain and run longer); durations are log-normal.  State rates by job
- * count are drawn directly; cancelled jobs run far longer and failed ones
- * shorter, which moves GPU time towards cancellations as in the paper.
+ * Targets: the Seren and Kalos rows of the dataset's cluster_summary.csv
+ * (test/e2e/generator_calibration.sh compares a generated trace of each at
+ * the published size with them; doc/generator.md has the table) and the
+ * paper's findings: Pretrain jobs are few, large and long and are cancelled
+ * far more often by GPU time than Eval jobs; Eval jobs are many, small and
+ * come in sweeps; in Kalos about 5% of GPU jobs use more than 256 GPUs and
+ * take about 96% of the GPU time, in Seren about 2% use more than 64 and
+ * take about 75%; failed large jobs fail early.
  *
- * What 1,000,000 Seren jobs (seed 42) give, against the published figures:
- * GPU share 0.643 (0.644); GPU-job states 0.497/0.075/0.428 (same); by GPU
- * time 0.265/0.615/0.120 (0.212/0.664/0.124); run mean 1842 s, median 113 s
- * (1414, 122); queue mean 282 s, median 1 s (446, 1); 2.0% of GPU jobs over
- * 64 GPUs with 60% of GPU time (about 2% and 75%).  Mean occupancy is 22% of
- * capacity, lower than the real cluster's: strict FIFO without backfill
- * makes queues explode at the real load.
- *
- * Scheduling: strict FIFO in submit order on the cluster's GPU capacity.
- * A job starts when every earlier job has started and enough GPUs are free
- * (releases at an instant happen before allocations), so queueing grows
- * with occupancy.  Some cancelled jobs are cancelled while queued: they
- * never start and hold no GPUs.  CPU jobs are not capacity-limited.
+ * A job: its type (by the type shares; Eval and others arrive in batches),
+ * GPU count and final state from the type's weights, a log-normal run whose
+ * median grows with the GPUs and depends on the state (cancelled runs are
+ * long: users stop training runs; failed ones short, shorter the larger).
+ * Submissions follow a daily cycle.  GPU jobs go through the scheduler with
+ * their type's priority (Pretrain above SFT and MLLM above Eval, Debug and
+ * Other), so at the same occupancy Eval waits longer than Pretrain; a
+ * cancelled job may give up before it starts (its patience).  A placement
+ * latency (image pull, container start) is added to every GPU job's wait.
+ * CPU jobs are not capacity-limited: a log-normal wait.
  */
 #include <math.h>
 #include <string.h>
@@ -34,40 +29,96 @@
 const char *const at_type_names[AT_NTYPES] = {"Pretrain", "Eval", "SFT", "MLLM", "Debug", "Other"};
 const char *const at_state_names[AT_NSTATES] = {"COMPLETED", "CANCELLED", "FAILED", "TIMEOUT", "NODE_FAIL"};
 
+/*
+ * Each type's numbers: the GPU-time split of the published summary shared
+ * out by type (Pretrain about three quarters, mostly cancelled), medians
+ * solved from it for the count shares and sizes, then tuned on generated
+ * traces (tools/calibrate_generator).
+ */
+#define SIZES(a, b, c, d, e, f, g, h, i, j, k) {a, b, c, d, e, f, g, h, i, j, k}
+/*                    GPUs:  1     2     4     8     16    32    64    128   256   512   1024 */
 static const at_profile profiles[] = {
 	{
-		.name = "seren", .gpu_capacity = 2288, .cpus_per_gpu = 16,
-		.jobs_per_day = 1031550.0 / 184.0,
+		.name = "seren", .nodes = 286, .cpus_per_gpu = 16,
+		.jobs_per_day = 1031550.0 / 184.0, .diurnal = 0.5,
 		.epoch = 1677600000,	/* 2023-03-01 00:00:00+08:00 */
 		.p_gpu = 663813.0 / 1031550.0,
-		.gpu_state = {0.497, 0.075, 0.428},
 		.cpu_state = {0.858, 0.039, 0.103},
-		.gpu_size = {0.70, 0.05, 0.06, 0.148, 0.015, 0.007, 0.003, 0.014, 0.004, 0.0015, 0.0005},
-		.small_type = {0.00, 0.52, 0.08, 0.10, 0.15, 0.15},
-		.large_type = {0.70, 0.05, 0.10, 0.15, 0.00, 0.00},
 		.cpu_type = {0.00, 0.10, 0.00, 0.00, 0.20, 0.70},
-		.gpu_run_median = 125.0, .run_sigma = 2.0, .run_per_doubling = 0.0,
-		.state_run_factor = {1.0, 22.0, 0.6},
-		.cpu_run_median = 14.0, .cpu_run_sigma = 2.8, .cpu_queue_mean = 4.8,
-		.max_run = 1209600.0, .never_start_share = 0.2,
+		.cpu_run_median = 14.5, .cpu_run_sigma = 2.8,
+		.cpu_queue_median = 1.5, .cpu_queue_sigma = 1.5,
+		.latency_median = 1.2, .latency_sigma = 0.4,
+		.max_run = 1209604.0, .backfill = true, .sweep_limit = 3, .reserved_nodes = 0, .reserved_priority = 3,
+		.team_gpus = {1024, 256, 128, 128, 64, 64, 32}, .nteams = 7, .team_idle = 70000,
 		.users = 400, .first_job_id = 5778432,
+		.types = {
+			[AT_TYPE_PRETRAIN] = {.share = 0,
+				.size = SIZES(0, 0, 0, 0, 0, 0.05, 0.25, 0.38, 0.25, 0.04, 0.03),
+				.state = {0.30, 0.35, 0.35}, .run_sigma = 1.0,
+				.run_median = {2600, 10700, 20000}, .run_per_doubling = {0, 0, -0.3},
+				.patience = 3600, .batch = 1, .restarts = 20, .priority = 3},
+			[AT_TYPE_EVAL] = {.share = 0.68,
+				.size = SIZES(0.82, 0.04, 0.04, 0.10, 0, 0, 0, 0, 0, 0, 0),
+				.state = {0.53, 0.05, 0.42}, .run_sigma = 2.0,
+				.run_median = {190, 324, 65}, .run_per_doubling = {0.1, 0.1, 0.1},
+				.patience = 1800, .batch = 7, .restarts = 1, .priority = 0},
+			[AT_TYPE_SFT] = {.share = 0.02,
+				.size = SIZES(0.10, 0.05, 0.15, 0.45, 0.15, 0.06, 0.03, 0.01, 0, 0, 0),
+				.state = {0.45, 0.12, 0.43}, .run_sigma = 2.0,
+				.run_median = {609, 4560, 400}, .run_per_doubling = {0.1, 0.1, 0},
+				.patience = 3600, .batch = 2, .restarts = 1, .priority = 2},
+			[AT_TYPE_MLLM] = {.share = 0.01,
+				.size = SIZES(0.10, 0.05, 0.15, 0.40, 0.15, 0.08, 0.04, 0.025, 0.005, 0, 0),
+				.state = {0.45, 0.12, 0.43}, .run_sigma = 2.0,
+				.run_median = {1008, 8172, 888}, .run_per_doubling = {0.1, 0.1, 0},
+				.patience = 3600, .batch = 2, .restarts = 1, .priority = 2},
+			[AT_TYPE_DEBUG] = {.share = 0.14,
+				.size = SIZES(0.70, 0.05, 0.05, 0.18, 0.01, 0.01, 0, 0, 0, 0, 0),
+				.state = {0.38, 0.16, 0.46}, .run_sigma = 2.0,
+				.run_median = {35, 47, 19}, .run_per_doubling = {0.1, 0.1, 0},
+				.patience = 600, .timeout = 0.0002, .batch = 1, .restarts = 1, .priority = 1},
+			[AT_TYPE_OTHER] = {.share = 0.15,
+				.size = SIZES(0.85, 0.05, 0.05, 0.05, 0, 0, 0, 0, 0, 0, 0),
+				.state = {0.50, 0.05, 0.45}, .run_sigma = 1.5,
+				.run_median = {700, 2400, 160}, .run_per_doubling = {0.1, 0.1, 0},
+				.patience = 1800, .timeout = 0.0002, .batch = 1, .restarts = 1, .priority = 0},
+		},
 	},
 	{
-		.name = "kalos", .gpu_capacity = 2416, .cpus_per_gpu = 15,
-		.jobs_per_day = 62413.0 / 122.0,
+		.name = "kalos", .nodes = 302, .cpus_per_gpu = 15,
+		.jobs_per_day = 62413.0 / 122.0, .diurnal = 0.5,
 		.epoch = 1682899200,	/* 2023-05-01 00:00:00+00:00 */
 		.p_gpu = 19907.0 / 62413.0,
-		.gpu_state = {0.541, 0.062, 0.397},
 		.cpu_state = {0.860, 0.001, 0.139},
-		.gpu_size = {0.60, 0.03, 0.03, 0.20, 0.03, 0.03, 0.02, 0.01, 0.005, 0.035, 0.01},
-		.small_type = {0.00, 0.80, 0.00, 0.00, 0.10, 0.10},
-		.large_type = {0.85, 0.10, 0.00, 0.00, 0.00, 0.05},
 		.cpu_type = {0.00, 0.20, 0.00, 0.00, 0.10, 0.70},
-		.gpu_run_median = 120.0, .run_sigma = 1.8, .run_per_doubling = 0.1,
-		.state_run_factor = {1.0, 25.0, 0.6},
-		.cpu_run_median = 22.0, .cpu_run_sigma = 1.8, .cpu_queue_mean = 88.0,
-		.max_run = 625740.0, .never_start_share = 0.2,
+		.cpu_run_median = 22.5, .cpu_run_sigma = 1.8,
+		.cpu_queue_median = 9.5, .cpu_queue_sigma = 2.1,
+		.latency_median = 10.0, .latency_sigma = 0.6,
+		.max_run = 625740.0, .backfill = true, .sweep_limit = 2, .reserved_nodes = 0, .reserved_priority = 3,
+		.team_gpus = {1024, 512, 256}, .nteams = 3, .team_idle = 270000,
 		.users = 150, .first_job_id = 1,
+		.types = {
+			[AT_TYPE_PRETRAIN] = {.share = 0,
+				.size = SIZES(0, 0, 0, 0, 0, 0, 0.05, 0.05, 0.05, 0.80, 0.05),
+				.state = {0.35, 0.35, 0.30}, .run_sigma = 0.6,
+				.run_median = {7600, 15200, 36000}, .run_per_doubling = {0, 0, -0.3},
+				.patience = 3600, .batch = 1, .restarts = 11, .priority = 3},
+			[AT_TYPE_EVAL] = {.share = 0.79,
+				.size = SIZES(0.85, 0.03, 0.04, 0.08, 0, 0, 0, 0, 0, 0, 0),
+				.state = {0.57, 0.03, 0.40}, .run_sigma = 1.6,
+				.run_median = {110, 633, 60}, .run_per_doubling = {0.1, 0.1, 0.1},
+				.patience = 1800, .batch = 4, .restarts = 1, .priority = 0},
+			[AT_TYPE_DEBUG] = {.share = 0.12,
+				.size = SIZES(0.60, 0.05, 0.05, 0.25, 0.03, 0.02, 0, 0, 0, 0, 0),
+				.state = {0.45, 0.10, 0.45}, .run_sigma = 1.8,
+				.run_median = {136, 916, 183}, .run_per_doubling = {0.1, 0.1, 0},
+				.patience = 600, .timeout = 0.002, .batch = 1, .restarts = 1, .priority = 1},
+			[AT_TYPE_OTHER] = {.share = 0.08,
+				.size = SIZES(0.70, 0.05, 0.05, 0.15, 0.03, 0.02, 0, 0, 0, 0, 0),
+				.state = {0.55, 0.05, 0.40}, .run_sigma = 1.8,
+				.run_median = {305, 2795, 281}, .run_per_doubling = {0.1, 0.1, 0},
+				.patience = 1800, .timeout = 0.002, .batch = 1, .restarts = 1, .priority = 0},
+		},
 	},
 };
 
@@ -82,99 +133,157 @@ at_profile_by_name(const char *name)
 	return NULL;
 }
 
-/* A running GPU job in the scheduler: when it ends and what it holds. */
-typedef struct running
+/*
+ * What rides through the scheduler with a GPU job: the user, the type and
+ * the attempts of its run.  A run's attempts (a training job restarted
+ * after each failure or cancellation, on the nodes its team keeps) are
+ * drawn from a generator seeded by the first job's id, once to size the
+ * scheduler's hold and again, identically, when the run starts.
+ */
+#define TAG(user, type, attempts, team) \
+	((uint64_t) (user) | (uint64_t) (type) << 16 | (uint64_t) (attempts) << 20 | (uint64_t) (team) << 28)
+#define TAG_TEAM(t) ((int) (((t) >> 28) & 0xff))	/* team + 1, 0: none */
+#define TAG_USER(t) ((int) ((t) & 0xffff))
+#define TAG_TYPE(t) ((int) (((t) >> 16) & 0xf))
+#define TAG_ATTEMPTS(t) ((int) (((t) >> 20) & 0xff))
+#define MAX_ATTEMPTS 32
+#define MAX_LATENCY 3600.0
+#define BATCH_GAP 3.0
+#define RESTART_GAP 120.0
+
+typedef struct attempt
 {
+	int			state;
+	int64_t		latency;		/* placement to start */
+	int64_t		run;
+	int64_t		gap;			/* end to the next attempt's submit */
+} attempt;
+
+/* a later attempt of a started run: all its times known, out when submitted */
+typedef struct restart
+{
+	double		t;				/* submit */
+	int			team;			/* >= 0: not an attempt but this team's next run, due at t */
+	int64_t		start;
 	int64_t		end;
-	int			gpus;
-} running;
+	int			type;
+	int			user;
+	int			state;
+	int32_t		gpus;
+} restart;
 
 struct at_generate_jobs
 {
 	const at_profile *p;
+	at_mem_fn	mem;
+	void	   *ctx;
 	at_rng		rng;
-	int64_t		n;				/* jobs generated */
-	double		clock;			/* submit time of the last job */
-	int64_t		last_start;		/* FIFO: no job starts before an earlier one */
-	int			free_gpus;
-	int			nrunning;
-	running		heap[];			/* min-heap on end; each job holds >= 1 GPU */
+	uint64_t	seed;
+	at_sched   *sched;
+	int64_t		n;				/* jobs to make */
+	int64_t		submitted;
+	int64_t		emitted;
+	double		clock;			/* the arrival process's time */
+	double		last_submit;	/* submits never go back */
+	bool		have_arrival;	/* clock is an arrival not yet taken */
+	restart    *restarts;		/* min-heap on t */
+	int64_t		nrestarts;
+	int64_t		restart_room;
+	double		gap_mean;		/* between arrivals (a batch is one), at the mean rate */
+	double		cpu_arrival;	/* share of arrivals that are a CPU job */
+	int64_t		cpu_jobs;
+	int			batch_user;
+	int32_t		batch_group;	/* the batch's scheduler group: its first job id, mod 65536 */
+	double		batch_weight[AT_NTYPES];	/* a GPU arrival's type */
+	int			batch_type;		/* jobs left in the current batch, and their type */
+	int64_t		batch_left;
+	bool		finished;
 };
 
-size_t
-at_generate_jobs_size(const at_profile *p)
-{
-	return sizeof(at_generate_jobs) + sizeof(running) * (size_t) p->gpu_capacity;
-}
+static bool restart_push(at_generate_jobs *g, restart x);
 
-at_generate_jobs *
-at_generate_jobs_init(void *mem, const at_profile *p, uint64_t seed)
+at_sched_status
+at_generate_jobs_create(at_mem_fn mem, void *ctx, const at_profile *p, int64_t n, uint64_t seed,
+						at_generate_jobs **out)
 {
-	at_generate_jobs *g = mem;
+	at_generate_jobs *g = mem(ctx, NULL, sizeof(at_generate_jobs));
+	at_sched_config cfg;
+	at_sched_status st;
+	double		per_gpu_arrival = 0,
+				wsum = 0;
 
-	memset(g, 0, sizeof(*g));
+	*out = NULL;
+	if (g == NULL)
+		return AT_SCHED_NOMEM;
 	g->p = p;
-	at_rng_seed(&g->rng, seed ^ (uint64_t) p->gpu_capacity);
-	g->clock = (double) p->epoch;
-	g->last_start = p->epoch;
-	g->free_gpus = p->gpu_capacity;
-	return g;
+	g->mem = mem;
+	g->ctx = ctx;
+	g->n = n < 0 ? 0 : n;
+	g->seed = seed ^ (uint64_t) p->nodes;
+	at_rng_seed(&g->rng, g->seed);
+	g->clock = g->last_submit = (double) p->epoch;
+	/* a batch of type t carries batch_t jobs: weight t by share / batch */
+	for (int t = 0; t < AT_NTYPES; t++)
+	{
+		const at_type_profile *tp = &p->types[t];
+
+		g->batch_weight[t] = tp->share > 0 ? tp->share / (tp->batch * tp->restarts) : 0;
+		wsum += g->batch_weight[t];
+	}
+	for (int t = 0; t < AT_NTYPES; t++)
+		per_gpu_arrival += g->batch_weight[t] / wsum * p->types[t].batch * p->types[t].restarts;
+	/*
+	 * An arrival is a CPU job (probability cpu_arrival) or a batch of GPU
+	 * jobs (per_gpu_arrival on average), so that p_gpu of the jobs use GPUs
+	 * and jobs_per_day come per day (a batch's jobs follow 3 s apart).
+	 */
+	g->cpu_arrival = (1 - p->p_gpu) * per_gpu_arrival / ((1 - p->p_gpu) * per_gpu_arrival + p->p_gpu);
+	g->gap_mean = 86400.0 / p->jobs_per_day * (g->cpu_arrival + (1 - g->cpu_arrival) * per_gpu_arrival) -
+		(1 - g->cpu_arrival) * (per_gpu_arrival - 1) * BATCH_GAP;
+	if (g->gap_mean < 1)
+		g->gap_mean = 1;
+	memset(&cfg, 0, sizeof cfg);
+	memcpy(cfg.class_limit, p->class_limit, sizeof cfg.class_limit);
+	cfg.group_limit = p->sweep_limit;
+	cfg.nodes = p->nodes;
+	cfg.gpus_per_node = 8;
+	cfg.backfill = p->backfill;
+	cfg.backfill_depth = 256;
+	cfg.reserved_nodes = p->reserved_nodes;
+	cfg.reserved_priority = p->reserved_priority;
+	st = at_sched_create(mem, ctx, &cfg, &g->sched);
+	if (st != AT_SCHED_OK)
+	{
+		mem(ctx, g, 0);
+		return st;
+	}
+	/* the teams start their first runs over the first idle time */
+	for (int t = 0; t < p->nteams; t++)
+	{
+		restart		x;
+
+		memset(&x, 0, sizeof x);
+		x.team = t;
+		x.t = (double) p->epoch + at_rng_uniform(&g->rng) * p->team_idle;
+		if (!restart_push(g, x))
+		{
+			at_generate_jobs_destroy(g);
+			return AT_SCHED_NOMEM;
+		}
+	}
+	*out = g;
+	return AT_SCHED_OK;
 }
 
-static void
-heap_push(at_generate_jobs *g, int64_t end, int gpus)
+void
+at_generate_jobs_destroy(at_generate_jobs *g)
 {
-	int			i = g->nrunning++;
-
-	while (i > 0 && g->heap[(i - 1) / 2].end > end)
-	{
-		g->heap[i] = g->heap[(i - 1) / 2];
-		i = (i - 1) / 2;
-	}
-	g->heap[i].end = end;
-	g->heap[i].gpus = gpus;
-}
-
-static running
-heap_pop(at_generate_jobs *g)
-{
-	running		top = g->heap[0];
-	running		last = g->heap[--g->nrunning];
-	int			i = 0;
-
-	for (;;)
-	{
-		int			c = 2 * i + 1;
-
-		if (c >= g->nrunning)
-			break;
-		if (c + 1 < g->nrunning && g->heap[c + 1].end < g->heap[c].end)
-			c++;
-		if (g->heap[c].end >= last.end)
-			break;
-		g->heap[i] = g->heap[c];
-		i = c;
-	}
-	if (g->nrunning > 0)
-		g->heap[i] = last;
-	return top;
-}
-
-/* Earliest time >= t at which gpus GPUs are free; releases what ended by then. */
-static int64_t
-reserve(at_generate_jobs *g, int64_t t, int gpus)
-{
-	while (g->nrunning > 0 && g->heap[0].end <= t)
-		g->free_gpus += heap_pop(g).gpus;
-	while (g->free_gpus < gpus)
-	{
-		running		r = heap_pop(g);	/* never empty: gpus <= capacity */
-
-		if (r.end > t)
-			t = r.end;
-		g->free_gpus += r.gpus;
-	}
-	return t;
+	if (g == NULL)
+		return;
+	at_sched_destroy(g->sched);
+	if (g->restarts)
+		g->mem(g->ctx, g->restarts, 0);
+	g->mem(g->ctx, g, 0);
 }
 
 static double
@@ -183,72 +292,383 @@ lognormal(at_rng *r, double median, double sigma)
 	return median * exp(sigma * at_rng_normal(r));
 }
 
-void
-at_generate_jobs_next(at_generate_jobs *g, at_job *job)
+/* The next arrival time: exponential gaps thinned to a daily cycle, busiest 15 hours after the epoch (15:00). */
+static void
+next_arrival(at_generate_jobs *g)
+{
+	const at_profile *p = g->p;
+	double		amp = p->diurnal;
+
+	for (;;)
+	{
+		double		phase;
+
+		g->clock += at_rng_exponential(&g->rng, g->gap_mean / (1 + amp));
+		phase = fmod(g->clock - (double) p->epoch, 86400.0) / 86400.0;
+		if (at_rng_uniform(&g->rng) * (1 + amp) <= 1 + amp * cos(2 * 3.14159265358979323846 * (phase - 0.625)))
+			return;
+	}
+}
+
+/* A CPU job: decided at once. */
+static void
+cpu_job(at_generate_jobs *g, at_job *job)
 {
 	const at_profile *p = g->p;
 	at_rng	   *r = &g->rng;
-	int			is_gpu = at_rng_uniform(r) < p->p_gpu;
-	int			final;
 	double		run;
 
-	g->clock += at_rng_exponential(r, 86400.0 / p->jobs_per_day);
-	memset(job, 0, sizeof(*job));
-	job->job_id = p->first_job_id + g->n++;
-	/* a few heavy users submit most jobs */
-	job->user = (int) (p->users * pow(at_rng_uniform(r), 3.0));
-	job->submit = (int64_t) g->clock;
-	final = at_rng_pick(r, is_gpu ? p->gpu_state : p->cpu_state, 3);
-	job->state = final;
-	if (final == AT_STATE_FAILED)
+	job->gpu_num = 0;
+	job->node_num = 1;
+	job->cpu_num = 1 << (int) (at_rng_uniform(r) * 7);	/* 1..64 */
+	job->type = at_rng_pick(r, p->cpu_type, AT_NTYPES);
+	job->state = at_rng_pick(r, p->cpu_state, 3);
+	run = fmin(lognormal(r, p->cpu_run_median, p->cpu_run_sigma), p->max_run);
+	job->start = job->submit + (int64_t) floor(fmin(lognormal(r, p->cpu_queue_median, p->cpu_queue_sigma), 86400.0));
+	job->end = job->start + (int64_t) floor(run);
+}
+
+/* The index whose cumulative weight first exceeds u (in [0, 1)) of the total. */
+static int
+pick_u(const double *w, int n, double u)
+{
+	double		total = 0,
+				acc = 0;
+
+	for (int i = 0; i < n; i++)
+		total += w[i];
+	for (int i = 0; i < n - 1; i++)
+		if (u * total < (acc += w[i]))
+			return i;
+	return n - 1;
+}
+
+/* The attempts of the run whose first job is id: the same for the same (seed, id). */
+static int
+draw_run(at_generate_jobs *g, int t, int k, int64_t id, int attempts, attempt *a, int64_t *hold)
+{
+	const at_profile *p = g->p;
+	const at_type_profile *tp = &p->types[t];
+	at_rng		r;
+	double		u0;
+
+	at_rng_seed(&r, g->seed ^ ((uint64_t) id * 0x9e3779b97f4a7c15u));
+	*hold = 0;
+	/*
+	 * The attempts' final states come from a golden-ratio sequence with a
+	 * random start, so a run's states follow the type's shares closely (a
+	 * few long Pretrain runs would otherwise swing the GPU-time split).
+	 */
+	u0 = at_rng_uniform(&r);
+	for (int i = 0; i < attempts; i++)
 	{
-		/* the paper folds these rare states into FAILED */
-		double		u = at_rng_uniform(r);
+		int			state = pick_u(tp->state, 3, fmod(u0 + i * 0.6180339887498949, 1.0));
+		double		median = tp->run_median[state] * exp(tp->run_per_doubling[state] * k);
+		double		run = fmin(fmax(lognormal(&r, median, tp->run_sigma), 1.0), p->max_run);
 
-		if (u < 0.01)
-			job->state = AT_STATE_TIMEOUT;
-		else if (u < 0.015)
-			job->state = AT_STATE_NODE_FAIL;
-	}
-
-	if (!is_gpu)
-	{
-		job->gpu_num = 0;
-		job->node_num = 1;
-		job->cpu_num = 1 << (int) (at_rng_uniform(r) * 7);	/* 1..64 */
-		job->type = at_rng_pick(r, p->cpu_type, AT_NTYPES);
-		run = fmin(lognormal(r, p->cpu_run_median, p->cpu_run_sigma), p->max_run);
-		job->start = job->submit + (int64_t) floor(at_rng_exponential(r, p->cpu_queue_mean));
-		job->end = job->start + (int64_t) floor(run);
-		return;
-	}
-
-	{
-		int			k = at_rng_pick(r, p->gpu_size, AT_NGPU_SIZES);
-		int64_t		t;
-
-		job->gpu_num = 1 << k;
-		job->node_num = (job->gpu_num + 7) / 8;
-		job->cpu_num = job->gpu_num * p->cpus_per_gpu;
-		job->type = at_rng_pick(r, job->gpu_num >= 64 ? p->large_type : p->small_type, AT_NTYPES);
-		run = lognormal(r, p->gpu_run_median * p->state_run_factor[final] * exp(p->run_per_doubling * k),
-						p->run_sigma);
-		run = fmin(fmax(run, 1.0), p->max_run);
-
-		if (final == AT_STATE_CANCELLED && at_rng_uniform(r) < p->never_start_share)
+		a[i].latency = (int64_t) floor(fmin(lognormal(&r, p->latency_median, p->latency_sigma), MAX_LATENCY));
+		a[i].gap = i + 1 < attempts ? 1 + (int64_t) floor(at_rng_exponential(&r, RESTART_GAP)) : 0;
+		if (tp->timeout > 0 && at_rng_uniform(&r) < tp->timeout)
 		{
-			/* cancelled while queued: never started, held nothing */
-			job->start = -1;
-			job->end = job->submit + 1 + (int64_t) at_rng_exponential(r, 1800.0);
-			return;
+			/* left running until the time limit */
+			state = AT_STATE_TIMEOUT;
+			run = p->max_run;
 		}
+		else if (state == AT_STATE_FAILED)
+		{
+			/* the paper folds these rare states into FAILED */
+			double		u = at_rng_uniform(&r);
 
-		t = reserve(g, job->submit > g->last_start ? job->submit : g->last_start, job->gpu_num);
-		/* a scheduling latency of a few seconds */
-		job->start = t + (int64_t) floor(at_rng_exponential(r, 2.0));
-		job->end = job->start + (int64_t) floor(run);
-		g->last_start = job->start;
-		g->free_gpus -= job->gpu_num;
-		heap_push(g, job->end, job->gpu_num);
+			if (u < 0.01)
+				state = AT_STATE_TIMEOUT;
+			else if (u < 0.015)
+				state = AT_STATE_NODE_FAIL;
+		}
+		a[i].run = (int64_t) floor(run);
+		a[i].state = state;
+		*hold += a[i].latency + a[i].run + a[i].gap;
+	}
+	return attempts;
+}
+
+/* A run of GPU jobs of type t into the scheduler: one hold for all its attempts. */
+static at_sched_status
+gpu_job(at_generate_jobs *g, int t, int user, int64_t id, int64_t submit, int k, int attempts, bool sweep, int team)
+{
+	const at_type_profile *tp = &g->p->types[t];
+	attempt		a[MAX_ATTEMPTS];
+	at_sched_job sj;
+
+	memset(&sj, 0, sizeof sj);
+	draw_run(g, t, k, id, attempts, a, &sj.hold);
+	sj.id = id;
+	sj.tag = TAG(user, t, attempts, team + 1);
+	sj.submit = submit;
+	sj.gpus = 1 << k;
+	sj.priority = tp->priority;
+	sj.group = sweep ? g->batch_group : -1;
+	/* a first attempt to be cancelled may be cancelled while it waits */
+	sj.patience = a[0].state == AT_STATE_CANCELLED ?
+		1 + (int64_t) floor(at_rng_exponential(&g->rng, tp->patience)) : -1;
+	return at_sched_submit(g->sched, &sj);
+}
+
+static int
+log2_gpus(int32_t gpus)
+{
+	int			k = 0;
+
+	while ((1 << k) < gpus)
+		k++;
+	return k;
+}
+
+static bool restart_push(at_generate_jobs *g, restart x);
+
+/* A team's run has ended (or given up) at end: its next run, after the team's idle time. */
+static bool
+team_next(at_generate_jobs *g, const at_sched_job *sj, int64_t end)
+{
+	restart		x;
+
+	if (TAG_TEAM(sj->tag) == 0)
+		return true;
+	memset(&x, 0, sizeof x);
+	x.team = TAG_TEAM(sj->tag) - 1;
+	x.t = (double) end + 1 + at_rng_exponential(&g->rng, g->p->team_idle);
+	return restart_push(g, x);
+}
+
+/* A decided run: its first job out now, the later attempts queued for their submit times. */
+static bool
+from_sched(at_generate_jobs *g, const at_sched_job *sj, at_job *job)
+{
+	int			t = TAG_TYPE(sj->tag);
+	int			n = TAG_ATTEMPTS(sj->tag);
+	attempt		a[MAX_ATTEMPTS];
+	int64_t		hold,
+				end;
+
+	draw_run(g, t, log2_gpus(sj->gpus), sj->id, n, a, &hold);
+	memset(job, 0, sizeof(*job));
+	job->job_id = sj->id;
+	job->user = TAG_USER(sj->tag);
+	job->type = t;
+	job->state = a[0].state;
+	job->gpu_num = sj->gpus;
+	job->node_num = (sj->gpus + 7) / 8;
+	job->cpu_num = sj->gpus * g->p->cpus_per_gpu;
+	job->submit = sj->submit;
+	if (sj->start < 0)
+	{
+		/* gave up waiting: the run ends here */
+		job->start = -1;
+		job->end = sj->end;
+		return team_next(g, sj, sj->end);
+	}
+	job->start = sj->start + a[0].latency;
+	job->end = end = job->start + a[0].run;
+	for (int i = 1; i < n; i++)
+	{
+		restart		x;
+
+		x.team = -1;
+		x.t = (double) (end + a[i - 1].gap);
+		x.start = (int64_t) x.t + a[i].latency;
+		x.end = end = x.start + a[i].run;
+		x.type = t;
+		x.user = job->user;
+		x.state = a[i].state;
+		x.gpus = sj->gpus;
+		if (!restart_push(g, x))
+			return false;
+	}
+	return team_next(g, sj, end);
+}
+
+static bool
+restart_push(at_generate_jobs *g, restart x)
+{
+	int64_t		i;
+
+	if (g->nrestarts == g->restart_room)
+	{
+		int64_t		room = g->restart_room ? g->restart_room * 2 : 64;
+		restart    *p = g->mem(g->ctx, NULL, sizeof(restart) * (size_t) room);
+
+		if (p == NULL)
+			return false;
+		if (g->restarts)
+		{
+			memcpy(p, g->restarts, sizeof(restart) * (size_t) g->nrestarts);
+			g->mem(g->ctx, g->restarts, 0);
+		}
+		g->restarts = p;
+		g->restart_room = room;
+	}
+	i = g->nrestarts++;
+	while (i > 0 && g->restarts[(i - 1) / 2].t > x.t)
+	{
+		g->restarts[i] = g->restarts[(i - 1) / 2];
+		i = (i - 1) / 2;
+	}
+	g->restarts[i] = x;
+	return true;
+}
+
+static restart
+restart_pop(at_generate_jobs *g)
+{
+	restart		top = g->restarts[0];
+	restart		last = g->restarts[--g->nrestarts];
+	int64_t		i = 0;
+
+	for (;;)
+	{
+		int64_t		c = 2 * i + 1;
+
+		if (c >= g->nrestarts)
+			break;
+		if (c + 1 < g->nrestarts && g->restarts[c + 1].t < g->restarts[c].t)
+			c++;
+		if (g->restarts[c].t >= last.t)
+			break;
+		g->restarts[i] = g->restarts[c];
+		i = c;
+	}
+	if (g->nrestarts > 0)
+		g->restarts[i] = last;
+	return top;
+}
+
+bool
+at_generate_jobs_next(at_generate_jobs *g, at_job *job, at_sched_status *status)
+{
+	const at_profile *p = g->p;
+	at_rng	   *r = &g->rng;
+	at_sched_job sj;
+
+	*status = AT_SCHED_OK;
+	for (;;)
+	{
+		int64_t		id;
+		int			user;
+		double		t;
+
+		if (g->emitted == g->n)
+			return false;
+		if (at_sched_take(g->sched, &sj))
+		{
+			if (!from_sched(g, &sj, job))
+			{
+				*status = AT_SCHED_NOMEM;
+				return false;
+			}
+			g->emitted++;
+			return true;
+		}
+		if (g->submitted == g->n)
+		{
+			if (g->finished || (*status = at_sched_finish(g->sched)) != AT_SCHED_OK)
+				return false;	/* finished and nothing left: cannot happen */
+			g->finished = true;
+			continue;
+		}
+		id = p->first_job_id + g->submitted++;
+		if (g->batch_left > 0)
+		{
+			g->batch_left--;
+			g->last_submit += at_rng_exponential(r, BATCH_GAP);
+			if ((*status = gpu_job(g, g->batch_type, g->batch_user, id, (int64_t) g->last_submit,
+								   at_rng_pick(r, p->types[g->batch_type].size, AT_NGPU_SIZES), 1, true, -1)) != AT_SCHED_OK)
+				return false;
+			continue;
+		}
+		if (!g->have_arrival)
+		{
+			next_arrival(g);
+			g->have_arrival = true;
+		}
+		if (g->nrestarts > 0 && g->restarts[0].t <= g->clock)
+		{
+			/* a run's next attempt, on the nodes the run holds */
+			restart		x = restart_pop(g);
+
+			if (x.team >= 0)
+			{
+				/* a team's next run goes to the scheduler */
+				const at_type_profile *tp = &p->types[AT_TYPE_PRETRAIN];
+				double		a = tp->restarts;
+				int			attempts = a > 1 ? 1 + (int) fmin(floor(log(at_rng_uniform(r)) / log(1 - 1 / a)), MAX_ATTEMPTS - 1) : 1;
+
+				if (x.t > g->last_submit)
+					g->last_submit = x.t;
+				if ((*status = gpu_job(g, AT_TYPE_PRETRAIN, x.team, id, (int64_t) g->last_submit,
+									   log2_gpus(p->team_gpus[x.team]), attempts, false, x.team)) != AT_SCHED_OK)
+					return false;
+				continue;
+			}
+			if (x.t < g->last_submit)
+			{
+				/* decided after its time had passed (rare): keep ids in submit order */
+				x.t = g->last_submit;
+				if (x.start < (int64_t) x.t)
+					x.start = (int64_t) x.t;
+				if (x.end < x.start)
+					x.end = x.start;
+			}
+			g->last_submit = x.t;
+			memset(job, 0, sizeof(*job));
+			job->job_id = id;
+			job->user = x.user;
+			job->type = x.type;
+			job->state = x.state;
+			job->gpu_num = x.gpus;
+			job->node_num = (x.gpus + 7) / 8;
+			job->cpu_num = x.gpus * p->cpus_per_gpu;
+			job->submit = (int64_t) x.t;
+			job->start = x.start;
+			job->end = x.end;
+			g->emitted++;
+			return true;
+		}
+		g->have_arrival = false;
+		t = g->clock > g->last_submit ? g->clock : g->last_submit;
+		g->last_submit = t;
+		/* a few heavy users submit most jobs */
+		user = (int) (p->users * pow(at_rng_uniform(r), 3.0));
+		/* the scheduler up to now, so runs started by now queue their next attempts in time */
+		if ((*status = at_sched_advance(g->sched, (int64_t) t)) != AT_SCHED_OK)
+			return false;
+		/* CPU or GPU: whichever keeps the share of GPU jobs at p_gpu so far */
+		(void) at_rng_uniform(r);
+		if ((double) g->cpu_jobs < (1 - p->p_gpu) * (double) g->submitted)
+		{
+			g->cpu_jobs++;
+			memset(job, 0, sizeof(*job));
+			job->job_id = id;
+			job->user = user;
+			job->submit = (int64_t) t;
+			cpu_job(g, job);
+			g->emitted++;
+			return true;
+		}
+		g->batch_type = at_rng_pick(r, g->batch_weight, AT_NTYPES);
+		g->batch_user = user;
+		g->batch_group = (int32_t) (id & 0xffff);
+		{
+			const at_type_profile *tp = &p->types[g->batch_type];
+			double		b = tp->batch,
+						a = tp->restarts;
+			int			attempts;
+
+			/* geometric with mean b: the rest of the batch follows */
+			g->batch_left = b > 1 ? (int64_t) floor(log(at_rng_uniform(r)) / log(1 - 1 / b)) : 0;
+			/* geometric with mean a: the attempts of the run */
+			attempts = a > 1 ? 1 + (int) fmin(floor(log(at_rng_uniform(r)) / log(1 - 1 / a)), MAX_ATTEMPTS - 1) : 1;
+			if ((*status = gpu_job(g, g->batch_type, user, id, (int64_t) t,
+								   at_rng_pick(r, tp->size, AT_NGPU_SIZES), attempts, tp->batch > 1, -1)) != AT_SCHED_OK)
+				return false;
+		}
 	}
 }

@@ -88,6 +88,7 @@ struct at_sched
 	int32_t    *bucket_n;		/* 2 x (gpus_per_node + 1) */
 	int64_t		pool_free[2];
 	int64_t		class_used[AT_SCHED_PRIORITIES];
+	int32_t    *group_running;	/* 65536 counts, if group_limit */
 	int64_t		free_total;
 	int32_t    *shadow_free;	/* free GPUs per node in the reservation walk */
 	int64_t		capacity;
@@ -227,6 +228,13 @@ fits(const at_sched *s, int32_t gpus, int32_t priority)
 			whole += BUCKET_N(s, pool, g);
 	}
 	return gpus > g && whole >= nodes_needed(s, gpus);
+}
+
+/* A job whose group runs its limit waits without blocking the others. */
+static bool
+held_back(const at_sched *s, const at_sched_job *j)
+{
+	return s->group_running && j->group >= 0 && s->group_running[j->group] >= s->cfg.group_limit;
 }
 
 /* ---- slots ---- */
@@ -411,6 +419,8 @@ start(at_sched *s, int32_t i, int64_t t)
 	j->start = t;
 	j->end = t + j->hold;
 	s->class_used[j->priority] += j->gpus;
+	if (j->group >= 0 && s->group_running)
+		s->group_running[j->group]++;
 	sl->state = SLOT_RUNNING;
 	s->pending[j->priority].live--;
 	r.t = j->end;
@@ -426,6 +436,8 @@ end_job(at_sched *s, int32_t i)
 	int32_t		g = s->cfg.gpus_per_node;
 
 	s->class_used[sl->job.priority] -= sl->job.gpus;
+	if (sl->job.group >= 0 && s->group_running)
+		s->group_running[sl->job.group]--;
 	if (sl->node_list == NULL)
 		node_move(s, sl->one_node, s->free[sl->one_node] + sl->job.gpus);
 	else
@@ -538,17 +550,20 @@ schedule(at_sched *s, int64_t t)
 	{
 		ring	   *q = &s->pending[p];
 
-		for (;;)
+		ring_tidy(s, q);
+		for (int64_t k = 0; k < q->n; k++)
 		{
-			ring_tidy(s, q);
-			if (q->n == 0)
-				break;
-			if (!fits(s, s->slots[q->r[q->head].slot].job.gpus, s->slots[q->r[q->head].slot].job.priority))
+			ref			x = q->r[(q->head + k) % q->cap];
+			at_sched_job *j = &s->slots[x.slot].job;
+
+			if (!live(s, x, SLOT_PENDING) || held_back(s, j))
+				continue;
+			if (!fits(s, j->gpus, j->priority))
 			{
-				head = q->r[q->head].slot;
+				head = x.slot;
 				break;
 			}
-			if (!start(s, q->r[q->head].slot, t))
+			if (!start(s, x.slot, t))
 				return false;
 		}
 		if (head >= 0)
@@ -567,7 +582,7 @@ schedule(at_sched *s, int64_t t)
 			ref			x = q->r[(q->head + k) % q->cap];
 			at_sched_job *j;
 
-			if (x.slot == head || !live(s, x, SLOT_PENDING))
+			if (x.slot == head || !live(s, x, SLOT_PENDING) || held_back(s, &s->slots[x.slot].job))
 				continue;
 			looked++;
 			j = &s->slots[x.slot].job;
@@ -634,7 +649,7 @@ at_sched_create(at_mem_fn mem, void *ctx, const at_sched_config *cfg, at_sched *
 
 	*out = NULL;
 	if (n < 1 || n > AT_SCHED_MAX_NODES || g < 1 || g > 64 || cfg->backfill_depth < 0 ||
-		cfg->reserved_nodes < 0 || cfg->reserved_nodes > n)
+		cfg->reserved_nodes < 0 || cfg->reserved_nodes > n || cfg->group_limit < 0)
 		return AT_SCHED_BAD_CONFIG;
 	for (int p = 0; p < AT_SCHED_PRIORITIES; p++)
 		if (cfg->class_limit[p] < 0)
@@ -650,9 +665,12 @@ at_sched_create(at_mem_fn mem, void *ctx, const at_sched_config *cfg, at_sched *
 	s->free = mem(ctx, NULL, sizeof(int32_t) * (size_t) n);
 	s->pos = mem(ctx, NULL, sizeof(int32_t) * (size_t) n);
 	s->shadow_free = mem(ctx, NULL, sizeof(int32_t) * (size_t) n);
+	if (cfg->group_limit > 0)
+		s->group_running = mem(ctx, NULL, sizeof(int32_t) * 65536);
 	s->bucket = mem(ctx, NULL, sizeof(int32_t) * (size_t) n * (size_t) (g + 1) * 2);
 	s->bucket_n = mem(ctx, NULL, sizeof(int32_t) * (size_t) (g + 1) * 2);
-	if (s->free == NULL || s->pos == NULL || s->shadow_free == NULL || s->bucket == NULL || s->bucket_n == NULL)
+	if (s->free == NULL || s->pos == NULL || s->shadow_free == NULL || s->bucket == NULL || s->bucket_n == NULL ||
+		(cfg->group_limit > 0 && s->group_running == NULL))
 	{
 		at_sched_destroy(s);
 		return AT_SCHED_NOMEM;
@@ -698,6 +716,8 @@ at_sched_destroy(at_sched *s)
 		s->mem(s->ctx, s->pos, 0);
 	if (s->shadow_free)
 		s->mem(s->ctx, s->shadow_free, 0);
+	if (s->group_running)
+		s->mem(s->ctx, s->group_running, 0);
 	if (s->bucket)
 		s->mem(s->ctx, s->bucket, 0);
 	if (s->bucket_n)
@@ -758,7 +778,7 @@ at_sched_submit(at_sched *s, const at_sched_job *job)
 	ref			r;
 
 	if (job->gpus < 1 || job->gpus > s->capacity || job->priority < 0 ||
-		job->priority >= AT_SCHED_PRIORITIES || job->hold < 0 || job->hold > LIMIT_SPAN ||
+		job->priority >= AT_SCHED_PRIORITIES || job->group < -1 || job->group > 65535 || job->hold < 0 || job->hold > LIMIT_SPAN ||
 		job->patience > LIMIT_SPAN)
 		return AT_SCHED_BAD_JOB;
 	if (job->priority < s->cfg.reserved_priority &&

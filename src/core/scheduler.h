@@ -38,6 +38,7 @@ typedef struct at_sched_config
 	int32_t		reserved_nodes; /* 0 .. nodes */
 	int32_t		reserved_priority;
 	int64_t		class_limit[AT_SCHED_PRIORITIES];	/* GPUs a class may hold at once; 0: no limit */
+	int32_t		group_limit;	/* running jobs per group (user); 0: no limit */
 } at_sched_config;
 
 typedef struct at_sched_job
@@ -49,6 +50,7 @@ typedef struct at_sched_job
 	int64_t		patience;		/* leaves the queue unstarted after this wait; < 0: never */
 	int32_t		gpus;			/* 1 .. nodes x gpus_per_node */
 	int32_t		priority;		/* 0 .. AT_SCHED_PRIORITIES - 1, higher first */
+	int32_t		group;			/* 0 .. 65535 (a user); -1: none */
 	/* decided by the scheduler */
 	int64_t		start;			/* -1: left the queue unstarted, at end */
 	int64_t		end;

@@ -1,4 +1,4 @@
-/* test_generate_jobs.c: the synthetic trace's shape, scheduling and determinism. */
+/* test_generate_jobs.c: the synthetic trace's shape, per-type behaviour, scheduling, memory and determinism. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -6,10 +6,68 @@
 #include "generate_jobs.h"
 #include "tap.h"
 
+/* an allocator that tracks the bytes live and their peak, and can fail from its n-th call on */
+typedef struct tracked
+{
+	size_t		live;
+	size_t		peak;
+	long		calls;
+	long		fail_at;		/* 0: never */
+} tracked;
+
+typedef struct hdr
+{
+	size_t		n;
+	size_t		pad;
+} hdr;
+
+static void *
+tracked_mem(void *ctx, void *p, size_t n)
+{
+	tracked    *t = ctx;
+	hdr		   *h;
+
+	if (n == 0)
+	{
+		h = (hdr *) p - 1;
+		t->live -= h->n;
+		free(h);
+		return NULL;
+	}
+	if (t->fail_at > 0 && ++t->calls >= t->fail_at)
+		return NULL;
+	h = calloc(1, sizeof(hdr) + n);
+	if (h == NULL)
+		return NULL;
+	h->n = n;
+	t->live += n;
+	if (t->live > t->peak)
+		t->peak = t->live;
+	return h + 1;
+}
+
+static at_job *
+generate(const char *cluster, long n, uint64_t seed, tracked *t)
+{
+	const at_profile *p = at_profile_by_name(cluster);
+	at_generate_jobs *g;
+	at_job	   *jobs = calloc((size_t) n + 1, sizeof(at_job));
+	at_sched_status st;
+	long		k = 0;
+
+	at_generate_jobs_create(tracked_mem, t, p, n, seed, &g);
+	while (k <= n && at_generate_jobs_next(g, &jobs[k], &st))
+		k++;
+	at_generate_jobs_destroy(g);
+	if (k != n || st != AT_SCHED_OK)
+		jobs[0].job_id = -1;	/* the caller's checks fail */
+	return jobs;
+}
+
 typedef struct event
 {
 	int64_t		t;
-	int			delta;			/* -gpus at end, +gpus at start */
+	int			delta;
 } event;
 
 static int
@@ -23,117 +81,132 @@ cmp_event(const void *a, const void *b)
 	return x->delta - y->delta; /* releases before allocations */
 }
 
-static at_job *
-generate(const char *cluster, long n, uint64_t seed)
+static int
+cmp_id(const void *a, const void *b)
 {
-	const at_profile *p = at_profile_by_name(cluster);
-	void	   *mem = malloc(at_generate_jobs_size(p));
-	at_generate_jobs *g = at_generate_jobs_init(mem, p, seed);
-	at_job	   *jobs = malloc(sizeof(at_job) * (size_t) n);
-	long		i;
+	const at_job *x = a,
+			   *y = b;
 
-	for (i = 0; i < n; i++)
-		at_generate_jobs_next(g, &jobs[i]);
-	free(mem);
-	return jobs;
+	return (x->job_id > y->job_id) - (x->job_id < y->job_id);
 }
 
+static int
+cmp_double(const void *a, const void *b)
+{
+	double		x = *(const double *) a,
+				y = *(const double *) b;
+
+	return (x > y) - (x < y);
+}
+
+static double
+median(double *v, long n)
+{
+	if (n == 0)
+		return NAN;
+	qsort(v, (size_t) n, sizeof(double), cmp_double);
+	return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
+static double
+run_of(const at_job *j)
+{
+	return j->start >= 0 ? (double) (j->end - j->start) : 0;
+}
+
+/* Shape, capacity and per-type behaviour of n jobs of a profile. */
 static void
-check_cluster(const char *cluster, long n, double gpu_share, const double gpu_state[3],
-			  const double cpu_state[3])
+check_cluster(const char *cluster, long n, int big)
 {
 	const at_profile *p = at_profile_by_name(cluster);
-	at_job	   *jobs = generate(cluster, n, 42);
+	tracked		t = {0};
+	at_job	   *jobs = generate(cluster, n, 3, &t);
 	event	   *ev = malloc(sizeof(event) * 2 * (size_t) n);
+	double	   *v = malloc(sizeof(double) * (size_t) n);
 	long		nev = 0,
 				ngpu = 0,
-				i;
-	long		st[3] = {0},
-				cst[3] = {0};
-	int			shape_ok = 1,
-				fifo_ok = 1;
-	int64_t		last_start = 0;
+				i,
+				m;
+	int			shape_ok = jobs[0].job_id >= 0,
+				ids_ok = 1;
 	long		cur = 0,
 				peak = 0;
-	double		q_low = 0,
-				q_high = 0;
-	long		n_low = 0,
-				n_high = 0;
+	double		tt[AT_NTYPES] = {0},
+				tx[AT_NTYPES] = {0},
+				wait[AT_NTYPES] = {0},
+				wait_high[AT_NTYPES] = {0},
+				big_t = 0,
+				all_t = 0;
+	long		nw[AT_NTYPES] = {0},
+				nw_high[AT_NTYPES] = {0};
 
+	qsort(jobs, (size_t) n, sizeof(at_job), cmp_id);
 	for (i = 0; i < n; i++)
 	{
 		at_job	   *j = &jobs[i];
-		int			fs = j->state > AT_STATE_FAILED ? AT_STATE_FAILED : j->state;
 
-		if (i > 0 && j->submit < jobs[i - 1].submit)
+		if (j->job_id != p->first_job_id + i || (i > 0 && j->submit < jobs[i - 1].submit))
+			ids_ok = 0;
+		if (j->type < 0 || j->type >= AT_NTYPES || j->user < 0 || j->state < 0 || j->state >= AT_NSTATES)
 			shape_ok = 0;
 		if (j->start >= 0 && (j->start < j->submit || j->end < j->start))
 			shape_ok = 0;
-		if (j->start < 0 && (j->state != AT_STATE_CANCELLED || j->gpu_num == 0 || j->end <= j->submit))
+		if (j->gpu_num == 0)
+			continue;
+		ngpu++;
+		if ((j->gpu_num & (j->gpu_num - 1)) != 0 || j->gpu_num > 1024 || j->node_num != (j->gpu_num + 7) / 8)
 			shape_ok = 0;
-		if (j->gpu_num > 0)
+		if (j->start < 0)
 		{
-			ngpu++;
-			st[fs]++;
-			if ((j->gpu_num & (j->gpu_num - 1)) != 0 || j->gpu_num > 1024 ||
-				j->node_num != (j->gpu_num + 7) / 8)
+			if (j->state != AT_STATE_CANCELLED || j->end <= j->submit)
 				shape_ok = 0;
-			if (j->start >= 0)
-			{
-				if (j->start < last_start)
-					fifo_ok = 0;
-				last_start = j->start;
-				ev[nev].t = j->start;
-				ev[nev++].delta = j->gpu_num;
-				ev[nev].t = j->end;
-				ev[nev++].delta = -j->gpu_num;
-			}
+			continue;
 		}
-		else
-			cst[fs]++;
-		if (j->type < 0 || j->type >= AT_NTYPES || j->user < 0 || j->user >= p->users)
-			shape_ok = 0;
+		ev[nev].t = j->start;
+		ev[nev++].delta = j->gpu_num;
+		ev[nev].t = j->end;
+		ev[nev++].delta = -j->gpu_num;
+		tt[j->type] += run_of(j) * j->gpu_num;
+		if (j->state == AT_STATE_CANCELLED)
+			tx[j->type] += run_of(j) * j->gpu_num;
+		all_t += run_of(j) * j->gpu_num;
+		if (j->gpu_num > big)
+			big_t += run_of(j) * j->gpu_num;
 	}
-	CHECK(shape_ok, "%s: submit order, start >= submit, end >= start, power-of-two GPUs, 8 GPUs a node", cluster);
-	CHECK(fifo_ok, "%s: GPU jobs start in submit order (FIFO)", cluster);
-	CHECK(fabs((double) ngpu / n - gpu_share) < 0.02, "%s: GPU job share %.3f within 2 points of %.3f",
-		  cluster, (double) ngpu / n, gpu_share);
-	for (i = 0; i < 3; i++)
-	{
-		CHECK(fabs((double) st[i] / ngpu - gpu_state[i]) < 0.02, "%s: GPU jobs %s %.3f within 2 points of %.3f",
-			  cluster, at_state_names[i], (double) st[i] / ngpu, gpu_state[i]);
-		CHECK(fabs((double) cst[i] / (n - ngpu) - cpu_state[i]) < 0.02, "%s: CPU jobs %s %.3f within 2 points of %.3f",
-			  cluster, at_state_names[i], (double) cst[i] / (n - ngpu), cpu_state[i]);
-	}
+	CHECK(shape_ok, "%s: %ld jobs; started jobs start at or after submit; power-of-two GPUs, 8 a node; unstarted ones cancelled",
+		  cluster, n);
+	CHECK(ids_ok, "%s: each job id once, in submit order", cluster);
+	CHECK(fabs((double) ngpu / n - p->p_gpu) < 0.001, "%s: GPU job share %.4f within 0.001 of %.4f",
+		  cluster, (double) ngpu / n, p->p_gpu);
 
-	/* An independent sweep: allocated GPUs never exceed capacity. */
+	/* an independent sweep: allocated GPUs never exceed capacity */
 	qsort(ev, (size_t) nev, sizeof(event), cmp_event);
 	for (i = 0; i < nev; i++)
-	{
-		cur += ev[i].delta;
-		if (cur > peak)
+		if ((cur += ev[i].delta) > peak)
 			peak = cur;
-	}
-	CHECK(peak <= p->gpu_capacity && cur == 0, "%s: peak allocation %ld <= capacity %d", cluster, peak, p->gpu_capacity);
+	CHECK(peak <= p->nodes * 8 && cur == 0, "%s: peak allocation %ld <= capacity %d", cluster, peak, p->nodes * 8);
+	CHECK(big_t / all_t > 0.6, "%s: jobs over %d GPUs take %.0f%% of the GPU time (over 60%%)", cluster, big,
+		  100 * big_t / all_t);
+	CHECK(tx[AT_TYPE_PRETRAIN] / tt[AT_TYPE_PRETRAIN] > tx[AT_TYPE_EVAL] / tt[AT_TYPE_EVAL] + 0.2,
+		  "%s: Pretrain cancelled by GPU time %.2f, Eval %.2f: Pretrain above by more than 0.2", cluster,
+		  tx[AT_TYPE_PRETRAIN] / tt[AT_TYPE_PRETRAIN], tx[AT_TYPE_EVAL] / tt[AT_TYPE_EVAL]);
 
-	/* Queueing grows with occupancy: occupancy at submit by binary search. */
+	/* waits by type, overall and at 70% occupancy or more when submitted */
 	{
-		int64_t    *times = malloc(sizeof(int64_t) * (size_t) nev);
-		long	   *level = malloc(sizeof(long) * (size_t) nev);
+		int64_t    *times = malloc(sizeof(int64_t) * (size_t) (nev + 1));
+		long	   *level = malloc(sizeof(long) * (size_t) (nev + 1));
 
 		cur = 0;
 		for (i = 0; i < nev; i++)
 		{
-			cur += ev[i].delta;
 			times[i] = ev[i].t;
-			level[i] = cur;
+			level[i] = (cur += ev[i].delta);
 		}
 		for (i = 0; i < n; i++)
 		{
 			at_job	   *j = &jobs[i];
 			long		lo = 0,
 						hi = nev;
-			long		occ;
 
 			if (j->gpu_num == 0 || j->start < 0)
 				continue;
@@ -146,25 +219,57 @@ check_cluster(const char *cluster, long n, double gpu_share, const double gpu_st
 				else
 					hi = mid;
 			}
-			occ = lo > 0 ? level[lo - 1] : 0;
-			if (occ < p->gpu_capacity / 4)
+			wait[j->type] += (double) (j->start - j->submit);
+			nw[j->type]++;
+			if ((lo > 0 ? level[lo - 1] : 0) >= p->nodes * 8 * 7 / 10)
 			{
-				q_low += (double) (j->start - j->submit);
-				n_low++;
-			}
-			else if (occ >= p->gpu_capacity / 2)
-			{
-				q_high += (double) (j->start - j->submit);
-				n_high++;
+				wait_high[j->type] += (double) (j->start - j->submit);
+				nw_high[j->type]++;
 			}
 		}
 		free(times);
 		free(level);
 	}
-	if (n_high > 0)
-		CHECK(q_high / n_high > 10 * (q_low / n_low),
-			  "%s: mean queue at >= 50%% occupancy (%.0f s, %ld jobs) over 10x that under 25%% (%.0f s)",
-			  cluster, q_high / n_high, n_high, q_low / n_low);
+	if (strcmp(cluster, "seren") == 0)
+	{
+		CHECK(wait[AT_TYPE_EVAL] / nw[AT_TYPE_EVAL] > 100, "%s: Eval waits %.0f s on average (over 100)", cluster,
+			  wait[AT_TYPE_EVAL] / nw[AT_TYPE_EVAL]);
+		CHECK(nw_high[AT_TYPE_PRETRAIN] > 0 &&
+			  wait_high[AT_TYPE_EVAL] / nw_high[AT_TYPE_EVAL] > wait_high[AT_TYPE_PRETRAIN] / nw_high[AT_TYPE_PRETRAIN],
+			  "%s: at 70%% occupancy or more Eval waits longer (%.0f s) than Pretrain (%.0f s)", cluster,
+			  wait_high[AT_TYPE_EVAL] / nw_high[AT_TYPE_EVAL], wait_high[AT_TYPE_PRETRAIN] / nw_high[AT_TYPE_PRETRAIN]);
+	}
+
+	/* durations and sizes differ by type; large failed jobs fail early */
+	{
+		double		med[AT_NTYPES],
+					fail_small,
+					fail_large;
+
+		for (int ty = 0; ty < AT_NTYPES; ty++)
+		{
+			m = 0;
+			for (i = 0; i < n; i++)
+				if (jobs[i].gpu_num > 0 && jobs[i].type == ty)
+					v[m++] = run_of(&jobs[i]);
+			med[ty] = median(v, m);
+		}
+		CHECK(med[AT_TYPE_PRETRAIN] > 10 * med[AT_TYPE_EVAL], "%s: median Pretrain run %.0f s over 10x Eval's %.0f s",
+			  cluster, med[AT_TYPE_PRETRAIN], med[AT_TYPE_EVAL]);
+		m = 0;
+		for (i = 0; i < n; i++)
+			if (jobs[i].type == AT_TYPE_PRETRAIN && jobs[i].state == AT_STATE_FAILED && jobs[i].gpu_num <= 256)
+				v[m++] = run_of(&jobs[i]);
+		fail_small = median(v, m);
+		m = 0;
+		for (i = 0; i < n; i++)
+			if (jobs[i].type == AT_TYPE_PRETRAIN && jobs[i].state == AT_STATE_FAILED && jobs[i].gpu_num > 256)
+				v[m++] = run_of(&jobs[i]);
+		fail_large = median(v, m);
+		CHECK(fail_large < fail_small, "%s: failed Pretrain jobs over 256 GPUs fail earlier (median %.0f s) than smaller ones (%.0f s)",
+			  cluster, fail_large, fail_small);
+	}
+	free(v);
 	free(ev);
 	free(jobs);
 }
@@ -172,26 +277,67 @@ check_cluster(const char *cluster, long n, double gpu_share, const double gpu_st
 void
 test_generate_jobs(void)
 {
-	static const double seren_gpu[3] = {0.497, 0.075, 0.429};
-	static const double seren_cpu[3] = {0.858, 0.039, 0.102};
-	static const double kalos_gpu[3] = {0.541, 0.062, 0.397};
-	static const double kalos_cpu[3] = {0.860, 0.001, 0.140};
-
 	CHECK(at_profile_by_name("seren") && at_profile_by_name("kalos") && !at_profile_by_name("philly"),
 		  "profiles by name");
-
 	{
-		at_job	   *a = generate("seren", 5000, 7);
-		at_job	   *b = generate("seren", 5000, 7);
-		at_job	   *c = generate("seren", 5000, 8);
+		tracked		t = {0};
+		at_job	   *a = generate("seren", 20000, 7, &t);
+		at_job	   *b = generate("seren", 20000, 7, &t);
+		at_job	   *c = generate("seren", 20000, 8, &t);
+		int64_t		first = a[0].submit;
 
-		CHECK(memcmp(a, b, sizeof(at_job) * 5000) == 0, "same seed, same jobs");
-		CHECK(memcmp(a, c, sizeof(at_job) * 5000) != 0, "another seed, other jobs");
-		CHECK(a[0].submit >= 1677600000 && a[0].job_id == 5778432, "Seren starts 2023-03-01 +08:00 at job 5778432");
+		for (long i = 0; i < 20000; i++)
+			if (a[i].submit < first)
+				first = a[i].submit;
+		CHECK(memcmp(a, b, sizeof(at_job) * 20000) == 0, "same seed, same jobs in the same order");
+		CHECK(memcmp(a, c, sizeof(at_job) * 20000) != 0, "another seed, other jobs");
+		CHECK(first >= 1677600000 && t.live == 0, "Seren starts 2023-03-01 +08:00; nothing left allocated");
 		free(a);
 		free(b);
 		free(c);
 	}
-	check_cluster("seren", 1000000, 663813.0 / 1031550.0, seren_gpu, seren_cpu);
-	check_cluster("kalos", 62413, 19907.0 / 62413.0, kalos_gpu, kalos_cpu);
+	{
+		/* streaming: the memory held does not grow with the job count */
+		tracked		small = {0},
+					large = {0};
+
+		free(generate("seren", 100000, 5, &small));
+		free(generate("seren", 1031550, 5, &large));
+		CHECK(large.peak < 2 * small.peak + (1 << 20) && large.live == 0,
+			  "memory: peak %zu bytes for 1,031,550 jobs against %zu for 100,000", large.peak, small.peak);
+	}
+	{
+		/* out of memory at any allocation: a status, never a crash */
+		int			ok = 1,
+					failed = 0;
+
+		for (long at = 1; at < 60; at++)
+		{
+			tracked		t = {0};
+			at_generate_jobs *g;
+			at_job		j;
+			at_sched_status st = at_generate_jobs_create(tracked_mem, &t, at_profile_by_name("kalos"), 3000, 1, &g);
+
+			t.fail_at = at;
+			t.calls = 0;
+			if (st != AT_SCHED_OK)
+			{
+				ok &= st == AT_SCHED_NOMEM;
+				failed = 1;
+				continue;
+			}
+			while (at_generate_jobs_next(g, &j, &st))
+				;
+			if (st != AT_SCHED_OK)
+			{
+				ok &= st == AT_SCHED_NOMEM;
+				failed = 1;
+			}
+			at_generate_jobs_destroy(g);
+			ok &= t.live == 0;
+		}
+		CHECK(ok && failed, "out of memory: AT_SCHED_NOMEM, then a clean destroy");
+	}
+	check_cluster("seren", 1031550, 64);
+	check_cluster("kalos", 62413, 256);
 }

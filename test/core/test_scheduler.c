@@ -58,6 +58,7 @@ submit(run *r, int64_t id, int64_t t, int gpus, int64_t hold, int priority, int6
 	j.hold = hold;
 	j.priority = priority;
 	j.patience = patience;
+	j.group = -1;
 	st = at_sched_submit(r->s, &j);
 	drain(r);
 	return st;
@@ -402,6 +403,31 @@ test_scheduler(void)
 		  "quota: class 0 at its 8 GPUs waits with 8 free, class 1 takes them");
 	finish(&r);
 	CHECK(r.out[2].start == 100, "quota: the waiting job starts when its class frees GPUs (100)");
+	at_sched_destroy(r.s);
+
+	/* a group's limit: its jobs beyond the limit wait without blocking the others */
+	c = config(4, true, 0, 0);
+	c.group_limit = 2;
+	start_run(&r, c);
+	for (int i = 0; i < 4; i++)
+	{
+		at_sched_job j;
+
+		memset(&j, 0, sizeof j);
+		j.id = i;
+		j.submit = i;
+		j.gpus = 1;
+		j.hold = 100;
+		j.group = 7;
+		j.patience = -1;
+		at_sched_submit(r.s, &j);
+		drain(&r);
+	}
+	submit(&r, 4, 5, 1, 10, 0, -1);
+	CHECK(r.decided[0] && r.decided[1] && !r.decided[2] && !r.decided[3] && r.out[4].start == 5,
+		  "groups: two of a group's four jobs run, an ungrouped job behind them starts at once");
+	finish(&r);
+	CHECK(r.out[2].start == 100 && r.out[3].start == 101, "groups: the others start as the first two end (100, 101)");
 	at_sched_destroy(r.s);
 
 	/* out of memory at every allocation: an error, never a crash */

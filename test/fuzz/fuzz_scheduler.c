@@ -9,7 +9,8 @@
  * priority, hold and patience (with out-of-range values the scheduler must
  * refuse).  Every accepted job must be decided exactly once, never before
  * its submit, with end = start + hold or, unstarted, at submit + patience;
- * the GPUs held never exceed the cluster, a node or class 0's quota, a job below the
+ * the GPUs held never exceed the cluster, a node or class 0's quota, no group runs
+ * more jobs than its limit (the last config byte's top bits), a job below the
  * reserved priority never lands on a reserved node, and nothing is left
  * allocated after destroy.
  */
@@ -24,6 +25,7 @@ typedef struct ev
 	int32_t		d;
 	int32_t		node;			/* -1: whole cluster only */
 	int32_t		cls;
+	int32_t		group;
 } ev;
 
 static int
@@ -60,6 +62,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	c.reserved_nodes = data[2] % 20;	/* may exceed nodes: refused */
 	c.reserved_priority = data[3] % 5;
 	c.class_limit[0] = data[4] % 64;	/* 0: none */
+	c.group_limit = data[4] >> 6;		/* 0: none */
 	fuzz_live = 0;
 	if (at_sched_create(fuzz_mem, &fuzz_live, &c, &s) != AT_SCHED_OK)
 	{
@@ -82,6 +85,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		j.priority = (int8_t) p[3] % 6;
 		j.hold = (int32_t) ((uint32_t) p[4] << 16 | (uint32_t) p[5] << 8 | p[6]) - 1000;
 		j.patience = (p[7] & 1) ? -1 : (int64_t) (p[8] << 8 | p[9]);
+		j.group = (p[7] >> 1) % 4 - 1;	/* -1: none, or 0 .. 2 */
 		in[n] = j;
 		st = at_sched_submit(s, &j);
 		if (st == AT_SCHED_OK)
@@ -113,7 +117,8 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		ev		   *e = calloc(2 * (size_t) n + 1, sizeof(ev));
 		int			ne = 0;
 		int64_t		held = 0,
-					held0 = 0;
+					held0 = 0,
+					running[3] = {0, 0, 0};
 		int64_t    *node_held = calloc((size_t) c.nodes, sizeof(int64_t));
 
 		for (int i = 0; i < n; i++)
@@ -135,14 +140,20 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 					   o->node >= 0 && o->node < c.nodes, "job %d placement", i);
 			FUZZ_CHECK(o->priority >= c.reserved_priority || o->node >= c.reserved_nodes,
 					   "job %d below the reserved priority on a reserved node", i);
-			e[ne++] = (ev) {o->start, o->gpus, o->gpus <= c.gpus_per_node ? o->node : -1, o->priority};
-			e[ne++] = (ev) {o->end, -o->gpus, o->gpus <= c.gpus_per_node ? o->node : -1, o->priority};
+			e[ne++] = (ev) {o->start, o->gpus, o->gpus <= c.gpus_per_node ? o->node : -1, o->priority, o->group};
+			e[ne++] = (ev) {o->end, -o->gpus, o->gpus <= c.gpus_per_node ? o->node : -1, o->priority, o->group};
 		}
 		qsort(e, (size_t) ne, sizeof(ev), ev_cmp);
 		for (int i = 0; i < ne; i++)
 		{
 			held += e[i].d;
 			FUZZ_CHECK(held <= (int64_t) c.nodes * c.gpus_per_node, "over capacity");
+			if (e[i].group >= 0)
+			{
+				running[e[i].group] += e[i].d > 0 ? 1 : -1;
+				FUZZ_CHECK(c.group_limit == 0 || running[e[i].group] <= c.group_limit, "group %d over its limit",
+						   e[i].group);
+			}
 			if (e[i].cls == 0)
 			{
 				held0 += e[i].d;
