@@ -50,6 +50,10 @@ INSERT INTO acmetrace.jobs (cluster, job_id, type, state, gpu_num, node_num, cpu
                             submit_time, start_time, end_time, duration, queue, gpu_time)
 VALUES ('alpha', 'xss-1', '<b>x&y</b>', 'COMPLETED', 8, 1, 16, '2023-03-01 10:00+00',
         '2023-03-01 10:00:10+00', '2023-03-01 11:00:10+00', 3600, 10, 28800);
+-- a queueing-delay bin (140-160 s) of fewer than 30 Eval jobs, which the cancellation chart marks n=...*
+DELETE FROM acmetrace.jobs WHERE cluster = 'alpha' AND type = 'Eval' AND queue >= 140 AND queue < 160
+   AND job_id NOT IN (SELECT job_id FROM acmetrace.jobs WHERE cluster = 'alpha' AND type = 'Eval'
+                         AND queue >= 140 AND queue < 160 ORDER BY job_id LIMIT 5);
 INSERT INTO acmetrace.failure_reasons (cluster, job_id, category, reason)
 SELECT cluster, job_id, CASE WHEN n % 2 = 0 THEN 'Infrastructure' ELSE 'Script' END,
        CASE WHEN n % 2 = 0 THEN 'NVLink error' ELSE 'FileNotFoundError' END
