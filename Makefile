@@ -78,7 +78,8 @@ check-core: test/core/run_core
 
 # The realistic utilization file generator (tools/acmetrace-genutil.c) of
 # the benchmarks and e2e tests: plain C over the core's model.
-GENUTIL_SRCS = tools/acmetrace-genutil.c src/core/generate_util.c src/core/util_quantiles.c src/core/rng.c
+GENUTIL_SRCS = tools/acmetrace-genutil.c src/core/generate_util.c src/core/util_quantiles.c src/core/rng.c \
+               src/core/placement.c src/core/generate_jobs.c src/core/scheduler.c
 tools/acmetrace-genutil: $(GENUTIL_SRCS) $(wildcard src/core/*.h)
 	$(CC) -std=c99 -D_GNU_SOURCE -O2 -Wall -Wextra -Werror -Isrc/core -o $@ $(GENUTIL_SRCS) -lm
 

@@ -104,5 +104,68 @@ SELECT acmetrace.generate_util(1, 1, 1, now(), 15, 'NaN');
 SELECT acmetrace.generate_util(1, 1, 1, 'infinity', 15, 0);
 \echo :LAST_ERROR_SQLSTATE
 
+-- Placement: the GPUs each GPU job of a generated trace ran on.
+CREATE TEMP TABLE placed AS
+  SELECT * FROM acmetrace.generate_placement('seren', 3000, 5);
+-- every GPU job that ran, with as many GPUs as it has, at its own times
+SELECT count(*) AS placed,
+       count(*) FILTER (WHERE j.job_id IS NULL) AS not_in_trace,
+       count(*) FILTER (WHERE cardinality(p.series) <> j.gpu_num) AS wrong_size,
+       count(*) FILTER (WHERE p.start_time <> j.start_time OR p.end_time <> j.end_time) AS wrong_times
+  FROM placed p LEFT JOIN acmetrace.generate_jobs('seren', 3000, 5) j USING (job_id);
+SELECT count(*) AS ran_unplaced
+  FROM acmetrace.generate_jobs('seren', 3000, 5) j
+ WHERE j.gpu_num > 0 AND j.end_time > j.start_time
+   AND NOT EXISTS (SELECT 1 FROM placed p WHERE p.job_id = j.job_id);
+-- no GPU runs two jobs at once; a job's GPUs are distinct
+SELECT count(*) AS double_booked
+  FROM (SELECT job_id, start_time, end_time, unnest(series) AS s FROM placed) a
+  JOIN (SELECT job_id, start_time, end_time, unnest(series) AS s FROM placed) b
+    ON a.s = b.s AND a.job_id < b.job_id AND a.start_time < b.end_time AND b.start_time < a.end_time;
+SELECT count(*) AS repeated_gpu
+  FROM placed WHERE cardinality(series) <> (SELECT count(DISTINCT x) FROM unnest(series) x);
+SELECT job_id, start_time, series FROM placed ORDER BY start_time, job_id LIMIT 3;
+
+-- Utilization over the placement: the header names every GPU, a GPU no
+-- job runs on is idle (<= 1), the jobs' GPUs are mostly busy.
+SELECT count(*) AS lines, min(length(l)) > 0 AS nonempty
+  FROM acmetrace.generate_util('seren', 3000, 5, 'GPU_UTIL', '2023-03-01 06:00+00', 40) l;
+SELECT cardinality(string_to_array(l, ',')) AS columns, split_part(l, ',', 2289) AS last
+  FROM acmetrace.generate_util('seren', 3000, 5, 'GPU_UTIL', '2023-03-01 06:00+00', 0) l;
+BEGIN;
+SET LOCAL acmetrace.cluster = 'gen_util';
+SET LOCAL acmetrace.metric = 'GPU_UTIL';
+INSERT INTO acmetrace.utilization_lines
+  SELECT * FROM acmetrace.generate_util('seren', 3000, 5, 'GPU_UTIL', '2023-03-01 06:00+00', 40);
+WITH ran AS (SELECT job_id, start_time, end_time, unnest(series) AS series FROM placed),
+     s AS (SELECT u.value, EXISTS (SELECT 1 FROM ran r WHERE r.series = u.series
+                                     AND u.ts >= r.start_time AND u.ts < r.end_time) AS running
+             FROM acmetrace.utilization u WHERE u.cluster = 'gen_util')
+SELECT running, count(*) > 0 AS some, max(value) <= 1 AS all_idle,
+       percentile_disc(0.5) WITHIN GROUP (ORDER BY value) >= 90 AS median_busy
+  FROM s GROUP BY running ORDER BY running;
+ROLLBACK;
+-- the same arguments, the same lines
+SELECT (SELECT md5(string_agg(l, E'\n')) FROM acmetrace.generate_util('kalos', 500, 2, 'SM_ACTIVE', '2023-05-02', 20, 0.1) l)
+     = (SELECT md5(string_agg(l, E'\n')) FROM acmetrace.generate_util('kalos', 500, 2, 'SM_ACTIVE', '2023-05-02', 20, 0.1) l)
+       AS deterministic;
+SELECT acmetrace.generate_util('seren', 10, 1, 'NODE_CPU_UTILIZATION', now(), 1);
+\echo :LAST_ERROR_SQLSTATE
+SELECT acmetrace.generate_util('philly', 10, 1, 'GPU_UTIL', now(), 1);
+\echo :LAST_ERROR_SQLSTATE
+SELECT acmetrace.generate_util('seren', 10, 1, 'GPU_UTIL', now(), -1);
+\echo :LAST_ERROR_SQLSTATE
+SELECT acmetrace.generate_util('seren', -1, 1, 'GPU_UTIL', now(), 1);
+\echo :LAST_ERROR_SQLSTATE
+SELECT acmetrace.generate_util('seren', 10, 1, 'GPU_UTIL', now(), 1, 1.5);
+\echo :LAST_ERROR_SQLSTATE
+SELECT acmetrace.generate_util('seren', 10, 1, 'GPU_UTIL', 'infinity', 1);
+\echo :LAST_ERROR_SQLSTATE
+SELECT count(*) FROM acmetrace.generate_util('seren', 10, 1, NULL, now(), 1);
+SELECT * FROM acmetrace.generate_placement('kalos', -1);
+\echo :LAST_ERROR_SQLSTATE
+SELECT count(*) FROM acmetrace.generate_placement('seren', 0);
+SELECT count(*) FROM acmetrace.generate_placement(NULL, 10);
+
 DROP EXTENSION acmetrace;
 DROP SCHEMA acmetrace;

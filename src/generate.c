@@ -6,6 +6,8 @@
 #include "access/htup_details.h"
 #include "fmgr.h"
 #include "funcapi.h"
+#include "catalog/pg_type.h"
+#include "utils/array.h"
 #include "utils/builtins.h"
 #include "utils/numeric.h"
 #include "utils/timestamp.h"
@@ -16,6 +18,63 @@
 
 PG_FUNCTION_INFO_V1(acmetrace_generate_jobs);
 PG_FUNCTION_INFO_V1(acmetrace_generate_util);
+PG_FUNCTION_INFO_V1(acmetrace_generate_trace_util);
+PG_FUNCTION_INFO_V1(acmetrace_generate_placement);
+
+/* The profile of a name, or an ERROR naming it. */
+static const at_profile *
+profile_arg(text *arg)
+{
+	char	   *name = text_to_cstring(arg);
+	const at_profile *p = at_profile_by_name(name);
+
+	if (p == NULL)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("no generator profile for cluster \"%s\"", name),
+				 errhint("Profiles: seren, kalos. Load the result under any name with SET acmetrace.cluster.")));
+	return p;
+}
+
+/* The descriptor of a function returning natts columns (set up in the SRF's memory context). */
+static TupleDesc
+composite_result(FunctionCallInfo fcinfo, int natts, const char *what)
+{
+	TupleDesc	tupdesc;
+
+	if (get_call_result_type(fcinfo, NULL, &tupdesc) != TYPEFUNC_COMPOSITE || tupdesc->natts != natts)
+		ereport(ERROR,
+				(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
+				 errmsg("%s must return %d columns", what, natts)));
+	return BlessTupleDesc(tupdesc);
+}
+
+/* The checks both utilization generators make: samples, a share, a start. */
+static void
+check_window(int32 samples, float8 share, const char *share_name, TimestampTz start)
+{
+	if (samples < 0)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("samples must be >= 0, got %d", samples)));
+	if (!(share >= 0.0 && share <= 1.0))
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("%s must be between 0 and 1, got %g", share_name, share)));
+	if (TIMESTAMP_NOT_FINITE(start))
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("start must be a finite timestamp")));
+}
+
+static void
+check_jobs(int32 n)
+{
+	if (n < 0)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("number of jobs must be >= 0, got %d", n)));
+}
 
 /*
  * generate_jobs(profile text, n int, seed int) -> SETOF acmetrace.trace_seren
@@ -36,33 +95,23 @@ acmetrace_generate_jobs(PG_FUNCTION_ARGS)
 
 	if (SRF_IS_FIRSTCALL())
 	{
-		char	   *name = text_to_cstring(PG_GETARG_TEXT_PP(0));
+		const at_profile *p = profile_arg(PG_GETARG_TEXT_PP(0));
 		int32		n = PG_GETARG_INT32(1);
 		int32		seed = PG_GETARG_INT32(2);
-		const at_profile *p = at_profile_by_name(name);
 		MemoryContext old;
-		TupleDesc	tupdesc;
 
-		if (p == NULL)
-			ereport(ERROR,
-					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-					 errmsg("no generator profile for cluster \"%s\"", name),
-					 errhint("Profiles: seren, kalos. Load the result under any name with SET acmetrace.cluster.")));
-		if (n < 0)
-			ereport(ERROR,
-					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-					 errmsg("number of jobs must be >= 0, got %d", n)));
+		check_jobs(n);
 
 		funcctx = SRF_FIRSTCALL_INIT();
 		old = MemoryContextSwitchTo(funcctx->multi_call_memory_ctx);
-		if (get_call_result_type(fcinfo, NULL, &tupdesc) != TYPEFUNC_COMPOSITE || tupdesc->natts != 13)
-			ereport(ERROR,
-					(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
-					 errmsg("generate_jobs must return the 13 columns of acmetrace.trace_seren")));
-		funcctx->tuple_desc = BlessTupleDesc(tupdesc);
+		funcctx->tuple_desc = composite_result(fcinfo, 13, "generate_jobs");
 		funcctx->max_calls = (uint64) n;
 		/* memory of the pending and running jobs only, whatever n */
-		at_generate_jobs_create(at_cxt_mem, funcctx->multi_call_memory_ctx, p, n, (uint64) (uint32) seed, &gen);
+		if ((st = at_generate_jobs_create(at_cxt_mem, funcctx->multi_call_memory_ctx, p, n,
+										  (uint64) (uint32) seed, &gen)) != AT_SCHED_OK)
+			ereport(ERROR,
+					(errcode(ERRCODE_INTERNAL_ERROR),
+					 errmsg("generate_jobs cannot start: %s", at_sched_status_text(st))));
 		funcctx->user_fctx = gen;
 		MemoryContextSwitchTo(old);
 	}
@@ -151,22 +200,11 @@ acmetrace_generate_util(PG_FUNCTION_ARGS)
 			ereport(ERROR,
 					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 					 errmsg("series must be between 1 and 100000, got %d", series)));
-		if (samples < 0)
-			ereport(ERROR,
-					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-					 errmsg("samples must be >= 0, got %d", samples)));
 		if (step < 1)
 			ereport(ERROR,
 					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 					 errmsg("step_s must be >= 1 second, got %d", step)));
-		if (!(blank >= 0.0 && blank <= 1.0))
-			ereport(ERROR,
-					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-					 errmsg("blank_share must be between 0 and 1, got %g", blank)));
-		if (TIMESTAMP_NOT_FINITE(start))
-			ereport(ERROR,
-					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-					 errmsg("start must be a finite timestamp")));
+		check_window(samples, blank, "blank_share", start);
 
 		funcctx = SRF_FIRSTCALL_INIT();
 		old = MemoryContextSwitchTo(funcctx->multi_call_memory_ctx);
@@ -194,4 +232,186 @@ acmetrace_generate_util(PG_FUNCTION_ARGS)
 						   st->start + (int64) (funcctx->call_cntr - 1) * st->step,
 						   st->seed, st->blank_share, &st->rng);
 	SRF_RETURN_NEXT(funcctx, PointerGetDatum(cstring_to_text_with_len(st->buf, (int) len)));
+}
+
+static int64
+unix_seconds(TimestampTz t)
+{
+	/* floor, so times before 1970 and fractions round the same way */
+	int64		s = t / USECS_PER_SEC - (t % USECS_PER_SEC < 0 ? 1 : 0);
+
+	return s + (POSTGRES_EPOCH_JDATE - UNIX_EPOCH_JDATE) * SECS_PER_DAY;
+}
+
+typedef struct trace_util_state
+{
+	at_util_trace *u;
+	char	   *buf;
+	const char *metric;
+} trace_util_state;
+
+/*
+ * generate_util(profile text, n int, seed int, metric text, start timestamptz,
+ *               samples int, offline_share float8) -> SETOF text
+ * A per-GPU file of the cluster running generate_jobs(profile, n, seed):
+ * the header, then a line per 15 s sample from start.
+ */
+Datum
+acmetrace_generate_trace_util(PG_FUNCTION_ARGS)
+{
+	FuncCallContext *funcctx;
+	trace_util_state *st;
+	size_t		len;
+
+	if (SRF_IS_FIRSTCALL())
+	{
+		const at_profile *p = profile_arg(PG_GETARG_TEXT_PP(0));
+		int32		n = PG_GETARG_INT32(1);
+		int32		seed = PG_GETARG_INT32(2);
+		char	   *metric = text_to_cstring(PG_GETARG_TEXT_PP(3));
+		TimestampTz start = PG_GETARG_TIMESTAMPTZ(4);
+		int32		samples = PG_GETARG_INT32(5);
+		float8		offline = PG_GETARG_FLOAT8(6);
+		at_sched_status sst;
+		MemoryContext old;
+		int			rc;
+
+		check_jobs(n);
+		check_window(samples, offline, "offline_share", start);
+
+		funcctx = SRF_FIRSTCALL_INIT();
+		old = MemoryContextSwitchTo(funcctx->multi_call_memory_ctx);
+		st = palloc0(sizeof(trace_util_state));
+		rc = at_util_trace_create(at_cxt_mem, funcctx->multi_call_memory_ctx, p, n, (uint64) (uint32) seed,
+								  metric, unix_seconds(start), 15, samples, offline, &st->u, &sst);
+		if (rc == -1)
+			ereport(ERROR,
+					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+					 errmsg("no per-GPU model for metric \"%s\" of cluster \"%s\"", metric, p->name),
+					 errhint("Metrics: GPU_UTIL, SM_ACTIVE, SM_OCCUPANCY, FB_USED (upper case).")));
+		if (rc != 0)
+			ereport(ERROR,
+					(errcode(ERRCODE_INTERNAL_ERROR),
+					 errmsg("generate_util cannot place the jobs: %s", at_sched_status_text(sst))));
+		st->buf = palloc(at_util_line_size(at_util_trace_series(st->u)) + 64);
+		st->metric = metric;
+		funcctx->user_fctx = st;
+		funcctx->max_calls = (uint64) samples + 1;
+		MemoryContextSwitchTo(old);
+	}
+
+	funcctx = SRF_PERCALL_SETUP();
+	if (funcctx->call_cntr >= funcctx->max_calls)
+		SRF_RETURN_DONE(funcctx);
+	st = (trace_util_state *) funcctx->user_fctx;
+	if (funcctx->call_cntr == 0)
+	{
+		int32		gpus = at_util_trace_series(st->u);
+
+		/* the header is longer than a line: built in its own buffer */
+		{
+			StringInfoData hdr;
+
+			initStringInfo(&hdr);
+			appendStringInfoString(&hdr, "Time");
+			for (int32 i = 0; i < gpus; i++)
+			{
+				char		name[32];
+
+				at_placement_series_name(i, name);
+				appendStringInfoChar(&hdr, ',');
+				appendStringInfoString(&hdr, name);
+			}
+			SRF_RETURN_NEXT(funcctx, PointerGetDatum(cstring_to_text_with_len(hdr.data, hdr.len)));
+		}
+	}
+	else
+	{
+		int64		t;
+		int			empty;
+		at_sched_status sst;
+		int64		n;
+
+		/* the cells after the 25 bytes of the time, which they tell */
+		n = at_util_trace_cells(st->u, st->buf + 25, &t, &empty, &sst);
+		if (n < 0)
+			ereport(ERROR,
+					(errcode(ERRCODE_INTERNAL_ERROR),
+					 errmsg("generate_util stopped at sample %llu: %s",
+							(unsigned long long) funcctx->call_cntr, at_sched_status_text(sst))));
+		{
+			char		ts[26];
+
+			at_format_utc(t, ts);
+			memcpy(st->buf, ts, 25);
+		}
+		len = (size_t) n + 25;
+	}
+	SRF_RETURN_NEXT(funcctx, PointerGetDatum(cstring_to_text_with_len(st->buf, (int) len)));
+}
+
+/*
+ * generate_placement(profile text, n int, seed int)
+ *   -> TABLE (job_id text, start_time timestamptz, end_time timestamptz, series text[])
+ * Every GPU job of generate_jobs(profile, n, seed) that ran, in start
+ * order, with the series names of the GPUs it ran on.
+ */
+Datum
+acmetrace_generate_placement(PG_FUNCTION_ARGS)
+{
+	FuncCallContext *funcctx;
+	at_placement *pl;
+	at_placement_event ev;
+	at_sched_status sst;
+
+	if (SRF_IS_FIRSTCALL())
+	{
+		const at_profile *p = profile_arg(PG_GETARG_TEXT_PP(0));
+		int32		n = PG_GETARG_INT32(1);
+		int32		seed = PG_GETARG_INT32(2);
+		MemoryContext old;
+
+		check_jobs(n);
+		funcctx = SRF_FIRSTCALL_INIT();
+		old = MemoryContextSwitchTo(funcctx->multi_call_memory_ctx);
+		funcctx->tuple_desc = composite_result(fcinfo, 4, "generate_placement");
+		if ((sst = at_placement_create(at_cxt_mem, funcctx->multi_call_memory_ctx, p, n,
+									   (uint64) (uint32) seed, &pl)) != AT_SCHED_OK)
+			ereport(ERROR,
+					(errcode(ERRCODE_INTERNAL_ERROR),
+					 errmsg("generate_placement cannot start: %s", at_sched_status_text(sst))));
+		funcctx->user_fctx = pl;
+		MemoryContextSwitchTo(old);
+	}
+
+	funcctx = SRF_PERCALL_SETUP();
+	pl = (at_placement *) funcctx->user_fctx;
+	while (at_placement_next(pl, INT64_MAX, &ev, &sst))
+	{
+		Datum		values[4];
+		bool		nulls[4] = {false, false, false, false};
+		Datum	   *names = palloc(sizeof(Datum) * ev.gpus);
+		char		buf[32];
+		HeapTuple	tuple;
+
+		if (ev.kind != AT_PLACEMENT_START)
+			continue;
+		for (int32 i = 0; i < ev.gpus; i++)
+		{
+			at_placement_series_name(ev.gpu[i], buf);
+			names[i] = CStringGetTextDatum(buf);
+		}
+		snprintf(buf, sizeof buf, INT64_FORMAT, (int64) ev.job_id);
+		values[0] = CStringGetTextDatum(buf);
+		values[1] = TimestampTzGetDatum(at_unix_to_timestamptz(ev.start));
+		values[2] = TimestampTzGetDatum(at_unix_to_timestamptz(ev.end));
+		values[3] = PointerGetDatum(construct_array(names, ev.gpus, TEXTOID, -1, false, TYPALIGN_INT));
+		tuple = heap_form_tuple(funcctx->tuple_desc, values, nulls);
+		SRF_RETURN_NEXT(funcctx, HeapTupleGetDatum(tuple));
+	}
+	if (sst != AT_SCHED_OK)
+		ereport(ERROR,
+				(errcode(ERRCODE_INTERNAL_ERROR),
+				 errmsg("generate_placement stopped: %s", at_sched_status_text(sst))));
+	SRF_RETURN_DONE(funcctx);
 }

@@ -6,8 +6,12 @@
  *
  *   acmetrace-genutil [--metric M] [--cluster C] [--series N] [--start YYYY-MM-DD]
  *                     [--days D | --samples N] [--seed S] [--time text|epoch]
- *                     [--offline SHARE] [--gaps SHARE]
+ *                     [--offline SHARE] [--gaps SHARE] [--jobs N]
  *                     [-o FILE | --split-by-month DIR [--overlap K]]
+ *
+ * With --jobs N the columns are the GPUs of the cluster running the jobs
+ * of acmetrace.generate_jobs(cluster, N, seed): a GPU is busy only while
+ * one of them runs on it (acmetrace.generate_placement names its GPUs).
  */
 #include <errno.h>
 #include <getopt.h>
@@ -24,11 +28,12 @@ usage(FILE *f)
 	fprintf(f,
 			"usage: acmetrace-genutil [--metric GPU_UTIL|SM_ACTIVE|SM_OCCUPANCY|FB_USED|NODE_CPU_UTILIZATION|NODE_MEMORY_UTILIZATION]\n"
 			"                         [--cluster seren|kalos] [--series N] [--start YYYY-MM-DD] [--days D | --samples N]\n"
-			"                         [--seed S] [--time text|epoch] [--offline SHARE] [--gaps SHARE]\n"
+			"                         [--seed S] [--time text|epoch] [--offline SHARE] [--gaps SHARE] [--jobs N]\n"
 			"                         [-o FILE | --split-by-month DIR [--overlap K]]\n"
 			"Writes a wide utilization CSV: Time (Asia/Shanghai text, or Unix seconds with --time epoch),\n"
 			"then one column per GPU, a line per 15 s.  Default: GPU_UTIL of seren, 2288 GPUs, 1 day\n"
-			"from 2023-07-01, seed 1, to standard output.\n");
+			"from 2023-07-01, seed 1, to standard output.  --jobs N: a column per GPU of the cluster,\n"
+			"busy only while a job of acmetrace.generate_jobs(cluster, N, seed) runs on it.\n");
 }
 
 static void
@@ -110,6 +115,80 @@ time_cell(char *out, long long t, int epoch)
 	return 25;
 }
 
+static void *
+cmem(void *ctx, void *p, size_t n)
+{
+	(void) ctx;
+	if (p != NULL)
+	{
+		free(p);
+		return NULL;
+	}
+	return calloc(1, n);
+}
+
+/* Where the cells come from: the independent model, or the one over a trace's placement. */
+typedef struct source
+{
+	at_util_gen g;
+	at_util_series *st;
+	at_util_trace *trace;
+	at_rng		trace_gaps;
+	at_rng	   *gaps;			/* the independent model draws them from its own stream */
+} source;
+
+static void
+source_open(source *src, const char *cluster, const char *metric, long long series, long long seed,
+			double offline, long long jobs, long long start, long long total)
+{
+	memset(src, 0, sizeof *src);
+	at_rng_seed(&src->trace_gaps, (uint64_t) seed ^ 0x9e3779b97f4a7c15ULL);
+	src->gaps = jobs > 0 ? &src->trace_gaps : &src->g.rng;
+	if (jobs > 0)
+	{
+		const at_profile *p = at_profile_by_name(cluster);
+		at_sched_status st;
+		int			rc;
+
+		if (p == NULL)
+			die("--jobs needs --cluster seren or kalos", cluster);
+		rc = at_util_trace_create(cmem, NULL, p, jobs, (uint64_t) seed, metric, start, 15, total, offline,
+								  &src->trace, &st);
+		if (rc == -1)
+			die("--jobs writes per-GPU metrics: GPU_UTIL, SM_ACTIVE, SM_OCCUPANCY, FB_USED", metric);
+		if (rc != 0)
+			die("cannot place the jobs", at_sched_status_text(st));
+		fprintf(stderr, "acmetrace-genutil: jobs run on %.3f of the GPU-samples, busy %.3f of that time\n",
+				at_util_trace_running(src->trace), at_util_trace_busy(src->trace));
+		return;
+	}
+	src->st = calloc((size_t) series, sizeof *src->st);
+	if (src->st == NULL || at_util_gen_init(&src->g, cluster, metric, (int) series, (uint64_t) seed, offline, src->st) != 0)
+		die("no published distribution for this cluster and metric", metric);
+}
+
+static size_t
+source_cells(source *src, char *buf, int *empty)
+{
+	int64_t		t;
+	at_sched_status st;
+	int64_t		n;
+
+	if (src->trace == NULL)
+		return at_util_gen_cells(&src->g, buf, empty);
+	n = at_util_trace_cells(src->trace, buf, &t, empty, &st);
+	if (n < 0)
+		die("cannot place the jobs", at_sched_status_text(st));
+	return (size_t) n;
+}
+
+static void
+source_close(source *src)
+{
+	free(src->st);
+	at_util_trace_destroy(src->trace);
+}
+
 int
 main(int argc, char **argv)
 {
@@ -121,7 +200,8 @@ main(int argc, char **argv)
 				samples = -1,
 				days = 1,
 				seed = 1,
-				overlap = 0;
+				overlap = 0,
+				jobs = 0;
 	long long	start = parse_day("2023-07-01");
 	int			epoch = 0;
 	double		offline = 0.01,
@@ -133,11 +213,11 @@ main(int argc, char **argv)
 		{"seed", required_argument, 0, 'S'}, {"time", required_argument, 0, 't'},
 		{"offline", required_argument, 0, 'O'}, {"gaps", required_argument, 0, 'g'},
 		{"split-by-month", required_argument, 0, 'M'}, {"overlap", required_argument, 0, 'v'},
+		{"jobs", required_argument, 0, 'J'},
 		{"help", no_argument, 0, 'h'}, {0, 0, 0, 0}
 	};
 	int			c;
-	at_util_gen g;
-	at_util_series *st;
+	source		src;
 	char	   *line,
 			   *hdr;
 	size_t		cap;
@@ -168,6 +248,7 @@ main(int argc, char **argv)
 			case 'g': gaps = share(optarg, "--gaps must be 0..1"); break;
 			case 'M': split = optarg; break;
 			case 'v': overlap = number(optarg, 0, 100000, "--overlap must be 0..100000"); break;
+			case 'J': jobs = number(optarg, 1, 100000000LL, "--jobs must be 1..1e8"); break;
 			case 'o': out = optarg; break;
 			case 'h': usage(stdout); return 0;
 			default: usage(stderr); return 2;
@@ -180,9 +261,9 @@ main(int argc, char **argv)
 	if (overlap && !split)
 		die("--overlap needs --split-by-month", NULL);
 	total = samples > 0 ? samples : days * 5760;
-	st = calloc((size_t) series, sizeof *st);
-	if (st == NULL || at_util_gen_init(&g, cluster, metric, (int) series, (uint64_t) seed, offline, st) != 0)
-		die("no published distribution for this cluster and metric", metric);
+	source_open(&src, cluster, metric, series, seed, offline, jobs, start, total);
+	if (src.trace != NULL)
+		series = at_util_trace_series(src.trace);
 	cap = at_util_line_size((int) series) + 64;
 	line = malloc(cap);
 	hdr = malloc((size_t) series * 32 + 16);
@@ -192,7 +273,10 @@ main(int argc, char **argv)
 		size_t		n = (size_t) sprintf(hdr, "Time");
 
 		for (long long i = 0; i < series; i++)
-			n += (size_t) sprintf(hdr + n, ",10.140.%lld.%lld-gpu%lld", (i / 8) / 256 % 256, (i / 8) % 256, i % 8);
+		{
+			hdr[n++] = ',';
+			n += (size_t) at_placement_series_name((int32_t) i, hdr + n);
+		}
 		hdr[n++] = '\n';
 		hdr[n] = '\0';
 	}
@@ -206,10 +290,10 @@ main(int argc, char **argv)
 		int			empty;
 		size_t		n = (size_t) time_cell(line, t, epoch);
 
-		n += at_util_gen_cells(&g, line + n, &empty);
+		n += source_cells(&src, line + n, &empty);
 		line[n++] = '\n';
 		/* all-empty lines are dropped, as published; a few lines are missing */
-		if (empty || (gaps > 0 && at_rng_uniform(&g.rng) < gaps))
+		if (empty || (gaps > 0 && at_rng_uniform(src.gaps) < gaps))
 			continue;
 		if (split)
 		{
@@ -237,12 +321,10 @@ main(int argc, char **argv)
 	if (split && overlap > 0)
 	{
 		/* second pass: append to each month the first `overlap` lines of the next */
-		at_util_gen g2;
-
 		if (f != stdout)
 			fclose(f);
-		memset(st, 0, (size_t) series * sizeof *st);
-		at_util_gen_init(&g2, cluster, metric, (int) series, (uint64_t) seed, offline, st);
+		source_close(&src);
+		source_open(&src, cluster, metric, series, seed, offline, jobs, start, total);
 		cur_month = -1;
 		f = NULL;
 		{
@@ -256,9 +338,9 @@ main(int argc, char **argv)
 							mo = month_of(t);
 				size_t		n = (size_t) time_cell(line, t, epoch);
 
-				n += at_util_gen_cells(&g2, line + n, &empty);
+				n += source_cells(&src, line + n, &empty);
 				line[n++] = '\n';
-				if (empty || (gaps > 0 && at_rng_uniform(&g2.rng) < gaps))
+				if (empty || (gaps > 0 && at_rng_uniform(src.gaps) < gaps))
 					continue;
 				if (mo != cur_month)
 				{
@@ -294,6 +376,6 @@ main(int argc, char **argv)
 		die("write failed", "standard output");
 	free(line);
 	free(hdr);
-	free(st);
+	source_close(&src);
 	return 0;
 }

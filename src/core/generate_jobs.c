@@ -164,6 +164,7 @@ typedef struct restart
 {
 	double		t;				/* submit */
 	int			team;			/* >= 0: not an attempt but this team's next run, due at t */
+	int64_t		run;			/* the run's first job */
 	int64_t		start;
 	int64_t		end;
 	int			type;
@@ -171,6 +172,11 @@ typedef struct restart
 	int			state;
 	int32_t		gpus;
 } restart;
+
+#define HEAP_PREFIX restart
+#define HEAP_ELEM restart
+#define HEAP_LESS(a, b) ((a)->t < (b)->t)
+#include "heap.h"
 
 struct at_generate_jobs
 {
@@ -186,9 +192,7 @@ struct at_generate_jobs
 	double		clock;			/* the arrival process's time */
 	double		last_submit;	/* submits never go back */
 	bool		have_arrival;	/* clock is an arrival not yet taken */
-	restart    *restarts;		/* min-heap on t */
-	int64_t		nrestarts;
-	int64_t		restart_room;
+	restart_heap restarts;		/* on t */
 	double		gap_mean;		/* between arrivals (a batch is one), at the mean rate */
 	double		cpu_arrival;	/* share of arrivals that are a CPU job */
 	int64_t		cpu_jobs;
@@ -198,6 +202,8 @@ struct at_generate_jobs
 	int			batch_type;		/* jobs left in the current batch, and their type */
 	int64_t		batch_left;
 	bool		finished;
+	bool		held;			/* the job last out began a run that holds GPUs */
+	at_job_hold hold;			/* ... and what it holds */
 };
 
 static bool restart_push(at_generate_jobs *g, restart x);
@@ -281,8 +287,7 @@ at_generate_jobs_destroy(at_generate_jobs *g)
 	if (g == NULL)
 		return;
 	at_sched_destroy(g->sched);
-	if (g->restarts)
-		g->mem(g->ctx, g->restarts, 0);
+	restart_heap_free(g->mem, g->ctx, &g->restarts);
 	g->mem(g->ctx, g, 0);
 }
 
@@ -452,6 +457,7 @@ from_sched(at_generate_jobs *g, const at_sched_job *sj, at_job *job)
 	draw_run(g, t, log2_gpus(sj->gpus), sj->id, n, a, &hold);
 	memset(job, 0, sizeof(*job));
 	job->job_id = sj->id;
+	job->run = sj->id;
 	job->user = TAG_USER(sj->tag);
 	job->type = t;
 	job->state = a[0].state;
@@ -468,11 +474,17 @@ from_sched(at_generate_jobs *g, const at_sched_job *sj, at_job *job)
 	}
 	job->start = sj->start + a[0].latency;
 	job->end = end = job->start + a[0].run;
+	g->held = true;
+	g->hold.start = sj->start;
+	g->hold.end = sj->end;
+	g->hold.gpus = sj->gpus;
+	g->hold.node = at_sched_taken_nodes(g->sched, &g->hold.nodes);
 	for (int i = 1; i < n; i++)
 	{
 		restart		x;
 
 		x.team = -1;
+		x.run = sj->id;
 		x.t = (double) (end + a[i - 1].gap);
 		x.start = (int64_t) x.t + a[i].latency;
 		x.end = end = x.start + a[i].run;
@@ -489,56 +501,7 @@ from_sched(at_generate_jobs *g, const at_sched_job *sj, at_job *job)
 static bool
 restart_push(at_generate_jobs *g, restart x)
 {
-	int64_t		i;
-
-	if (g->nrestarts == g->restart_room)
-	{
-		int64_t		room = g->restart_room ? g->restart_room * 2 : 64;
-		restart    *p = g->mem(g->ctx, NULL, sizeof(restart) * (size_t) room);
-
-		if (p == NULL)
-			return false;
-		if (g->restarts)
-		{
-			memcpy(p, g->restarts, sizeof(restart) * (size_t) g->nrestarts);
-			g->mem(g->ctx, g->restarts, 0);
-		}
-		g->restarts = p;
-		g->restart_room = room;
-	}
-	i = g->nrestarts++;
-	while (i > 0 && g->restarts[(i - 1) / 2].t > x.t)
-	{
-		g->restarts[i] = g->restarts[(i - 1) / 2];
-		i = (i - 1) / 2;
-	}
-	g->restarts[i] = x;
-	return true;
-}
-
-static restart
-restart_pop(at_generate_jobs *g)
-{
-	restart		top = g->restarts[0];
-	restart		last = g->restarts[--g->nrestarts];
-	int64_t		i = 0;
-
-	for (;;)
-	{
-		int64_t		c = 2 * i + 1;
-
-		if (c >= g->nrestarts)
-			break;
-		if (c + 1 < g->nrestarts && g->restarts[c + 1].t < g->restarts[c].t)
-			c++;
-		if (g->restarts[c].t >= last.t)
-			break;
-		g->restarts[i] = g->restarts[c];
-		i = c;
-	}
-	if (g->nrestarts > 0)
-		g->restarts[i] = last;
-	return top;
+	return restart_heap_push(g->mem, g->ctx, &g->restarts, x);
 }
 
 bool
@@ -549,6 +512,7 @@ at_generate_jobs_next(at_generate_jobs *g, at_job *job, at_sched_status *status)
 	at_sched_job sj;
 
 	*status = AT_SCHED_OK;
+	g->held = false;
 	for (;;)
 	{
 		int64_t		id;
@@ -589,10 +553,10 @@ at_generate_jobs_next(at_generate_jobs *g, at_job *job, at_sched_status *status)
 			next_arrival(g);
 			g->have_arrival = true;
 		}
-		if (g->nrestarts > 0 && g->restarts[0].t <= g->clock)
+		if (g->restarts.n > 0 && g->restarts.h[0].t <= g->clock)
 		{
 			/* a run's next attempt, on the nodes the run holds */
-			restart		x = restart_pop(g);
+			restart		x = restart_heap_pop(&g->restarts);
 
 			if (x.team >= 0)
 			{
@@ -620,6 +584,7 @@ at_generate_jobs_next(at_generate_jobs *g, at_job *job, at_sched_status *status)
 			g->last_submit = x.t;
 			memset(job, 0, sizeof(*job));
 			job->job_id = id;
+			job->run = x.run;
 			job->user = x.user;
 			job->type = x.type;
 			job->state = x.state;
@@ -647,6 +612,7 @@ at_generate_jobs_next(at_generate_jobs *g, at_job *job, at_sched_status *status)
 			g->cpu_jobs++;
 			memset(job, 0, sizeof(*job));
 			job->job_id = id;
+			job->run = id;
 			job->user = user;
 			job->submit = (int64_t) t;
 			cpu_job(g, job);
@@ -671,4 +637,27 @@ at_generate_jobs_next(at_generate_jobs *g, at_job *job, at_sched_status *status)
 				return false;
 		}
 	}
+}
+
+bool
+at_generate_jobs_hold(const at_generate_jobs *g, at_job_hold *h)
+{
+	if (!g->held)
+		return false;
+	*h = g->hold;
+	return true;
+}
+
+int64_t
+at_generate_jobs_horizon(const at_generate_jobs *g)
+{
+	int64_t		t;
+
+	if (g->emitted == g->n)
+		return INT64_MAX;
+	t = at_sched_horizon(g->sched);
+	/* a queued attempt starts, and a team's next run is submitted, at or after its t */
+	if (g->restarts.n > 0 && (int64_t) g->restarts.h[0].t < t)
+		t = (int64_t) g->restarts.h[0].t;
+	return t;
 }

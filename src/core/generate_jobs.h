@@ -90,6 +90,7 @@ extern const at_profile *at_profile_by_name(const char *name);
 typedef struct at_job
 {
 	int64_t		job_id;
+	int64_t		run;			/* the job_id of its run's first job (itself, unless a restart) */
 	int			user;
 	int			node_num;
 	int			gpu_num;
@@ -110,5 +111,27 @@ extern at_sched_status at_generate_jobs_create(at_mem_fn mem, void *ctx, const a
 /* The next job; false when all n have come out (or on an error, see status). */
 extern bool at_generate_jobs_next(at_generate_jobs *g, at_job *job, at_sched_status *status);
 extern void at_generate_jobs_destroy(at_generate_jobs *g);
+
+/*
+ * The GPUs a run holds, from its scheduler start to its end: its attempts
+ * and the gaps between them (image pulls, restarts) on the same nodes.
+ */
+typedef struct at_job_hold
+{
+	int64_t		start;
+	int64_t		end;
+	int32_t		gpus;
+	int32_t		nodes;
+	const int32_t *node;		/* node indices, whole nodes first; valid until the next call */
+} at_job_hold;
+
+/* Whether the job last returned began a run that got GPUs; if so, what it holds. */
+extern bool at_generate_jobs_hold(const at_generate_jobs *g, at_job_hold *h);
+
+/*
+ * A time before which no job still to come starts and no run still to come
+ * takes GPUs (INT64_MAX when all n are out): everything earlier is known.
+ */
+extern int64_t at_generate_jobs_horizon(const at_generate_jobs *g);
 
 #endif

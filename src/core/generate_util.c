@@ -276,3 +276,279 @@ at_util_gen_cells(at_util_gen *g, char *buf, int *empty)
 	buf[n] = '\0';
 	return n;
 }
+
+/* ---- the model over a generated trace's placement ---- */
+
+typedef struct trace_job
+{
+	int32_t		period;			/* samples of a busy-then-idle cycle */
+	int32_t		offset;
+	int32_t		busy;			/* busy samples of a cycle */
+	int8_t		in_use;
+	int32_t		next_free;
+} trace_job;
+
+#define CYCLE_MIN 40.0			/* samples: 10 minutes at 15 s */
+#define CYCLE_MAX 240.0
+
+typedef struct trace_gpu
+{
+	int32_t		job;			/* the running job's slot, -1: none */
+	int32_t		off_left;		/* samples left in the measured/offline run */
+	int8_t		offline;
+	double		z;
+} trace_gpu;
+
+struct at_util_trace
+{
+	at_mem_fn	mem;
+	void	   *ctx;
+	at_util_gen model;			/* the table, its idle share, scale, rng */
+	at_placement *pl;
+	int64_t		t0;
+	int32_t		step;
+	int64_t		samples;
+	int64_t		k;				/* samples out */
+	double		running;
+	double		busy;
+	int32_t		gpus;
+	trace_gpu  *gpu;
+	trace_job  *jobs;
+	int32_t		njobs;
+	int32_t		free_job;
+};
+
+/* GPU-samples of the window [t0, t0 + samples x step) a job [start, end) runs on. */
+static int64_t
+samples_in(const at_util_trace *u, int64_t start, int64_t end)
+{
+	int64_t		a = start <= u->t0 ? 0 : (start - u->t0 + u->step - 1) / u->step,
+				b = end <= u->t0 ? 0 : (end - u->t0 + u->step - 1) / u->step;
+
+	if (a > u->samples)
+		a = u->samples;
+	if (b > u->samples)
+		b = u->samples;
+	return b - a;
+}
+
+int
+at_util_trace_create(at_mem_fn mem, void *ctx, const at_profile *p, int64_t n, uint64_t seed,
+					 const char *metric, int64_t t0, int32_t step, int64_t samples,
+					 double offline_share, at_util_trace **out, at_sched_status *st)
+{
+	at_util_trace *u;
+	at_generate_jobs *g;
+	at_job		job;
+	int64_t		last,
+				run = 0;
+
+	*out = NULL;
+	*st = AT_SCHED_OK;
+	if (strcmp(metric, "GPU_UTIL") != 0 && strcmp(metric, "SM_ACTIVE") != 0 &&
+		strcmp(metric, "SM_OCCUPANCY") != 0 && strcmp(metric, "FB_USED") != 0)
+		return -1;
+	if (step < 1 || samples < 0)
+		return -1;
+	u = mem(ctx, NULL, sizeof(at_util_trace));
+	if (u == NULL)
+		return -2;
+	u->mem = mem;
+	u->ctx = ctx;
+	u->t0 = t0;
+	u->step = step;
+	u->samples = samples;
+	u->free_job = -1;
+	if (at_util_gen_init(&u->model, p->name, metric, 0, seed ^ UINT64_C(0x5851f42d4c957f2d), offline_share, NULL) != 0)
+	{
+		mem(ctx, u, 0);
+		return -1;
+	}
+	u->gpus = p->nodes * AT_GPUS_PER_NODE;
+
+	/* first pass: how much of the window the jobs run on */
+	if ((*st = at_generate_jobs_create(mem, ctx, p, n, seed, &g)) != AT_SCHED_OK)
+	{
+		mem(ctx, u, 0);
+		return *st == AT_SCHED_NOMEM ? -2 : -3;
+	}
+	last = samples > 0 ? t0 + (samples - 1) * (int64_t) step : t0;
+	while (at_generate_jobs_horizon(g) <= last && at_generate_jobs_next(g, &job, st))
+		if (job.gpu_num > 0 && job.start >= 0 && job.end > job.start)
+			run += job.gpu_num * samples_in(u, job.start, job.end);
+	at_generate_jobs_destroy(g);
+	if (*st != AT_SCHED_OK)
+	{
+		mem(ctx, u, 0);
+		return *st == AT_SCHED_NOMEM ? -2 : -3;
+	}
+	u->running = samples > 0 ? (double) run / ((double) samples * u->gpus) : 0;
+	u->busy = u->running > 1.0 - u->model.p_idle ? (1.0 - u->model.p_idle) / u->running : 1.0;
+
+	u->gpu = mem(ctx, NULL, sizeof(trace_gpu) * (size_t) u->gpus);
+	if (u->gpu == NULL)
+	{
+		at_util_trace_destroy(u);
+		return -2;
+	}
+	for (int32_t i = 0; i < u->gpus; i++)
+	{
+		u->gpu[i].job = -1;
+		u->gpu[i].z = at_rng_normal(&u->model.rng);
+		u->gpu[i].offline = at_rng_uniform(&u->model.rng) < offline_share;
+		u->gpu[i].off_left = 1 + (int32_t) (at_rng_uniform(&u->model.rng) * run_length(&u->model, 1));
+	}
+	if ((*st = at_placement_create(mem, ctx, p, n, seed, &u->pl)) != AT_SCHED_OK)
+	{
+		at_util_trace_destroy(u);
+		return *st == AT_SCHED_NOMEM ? -2 : -3;
+	}
+	*out = u;
+	return 0;
+}
+
+void
+at_util_trace_destroy(at_util_trace *u)
+{
+	if (u == NULL)
+		return;
+	if (u->pl)
+		at_placement_destroy(u->pl);
+	if (u->gpu)
+		u->mem(u->ctx, u->gpu, 0);
+	if (u->jobs)
+		u->mem(u->ctx, u->jobs, 0);
+	u->mem(u->ctx, u, 0);
+}
+
+int32_t
+at_util_trace_series(const at_util_trace *u)
+{
+	return u->gpus;
+}
+
+double
+at_util_trace_running(const at_util_trace *u)
+{
+	return u->running;
+}
+
+double
+at_util_trace_busy(const at_util_trace *u)
+{
+	return u->busy;
+}
+
+static int32_t
+job_slot(at_util_trace *u)
+{
+	int32_t		j;
+
+	if (u->free_job < 0)
+	{
+		int32_t		n = u->njobs ? u->njobs * 2 : 64;
+		trace_job  *p = at_mem_grow(u->mem, u->ctx, u->jobs, sizeof(trace_job) * (size_t) u->njobs,
+									sizeof(trace_job) * (size_t) n);
+
+		if (p == NULL)
+			return -1;
+		for (int32_t i = n - 1; i >= u->njobs; i--)
+		{
+			p[i].in_use = 0;
+			p[i].next_free = u->free_job;
+			u->free_job = i;
+		}
+		u->jobs = p;
+		u->njobs = n;
+	}
+	j = u->free_job;
+	u->free_job = u->jobs[j].next_free;
+	u->jobs[j].in_use = 1;
+	/*
+	 * A job computes, then stalls (evaluation, checkpoint, data), in a cycle
+	 * of 10 minutes to an hour with its own phase: over any window longer
+	 * than a cycle every job is busy for the window's busy share, so the
+	 * share holds in short windows too.
+	 */
+	u->jobs[j].period = (int32_t) exp(log(CYCLE_MIN) + at_rng_uniform(&u->model.rng) * (log(CYCLE_MAX) - log(CYCLE_MIN)));
+	u->jobs[j].offset = (int32_t) (at_rng_uniform(&u->model.rng) * u->jobs[j].period);
+	u->jobs[j].busy = (int32_t) llround(u->busy * u->jobs[j].period);
+	return j;
+}
+
+int64_t
+at_util_trace_cells(at_util_trace *u, char *buf, int64_t *t, int *empty, at_sched_status *st)
+{
+	at_placement_event ev;
+	const double c = sqrt(1.0 - AR_RHO * AR_RHO);
+	size_t		n = 0;
+	at_util_gen *g = &u->model;
+
+	*st = AT_SCHED_OK;
+	if (u->k >= u->samples)
+		return -1;
+	*t = u->t0 + u->k++ * (int64_t) u->step;
+	/* the jobs as they stand at this sample */
+	while (at_placement_next(u->pl, *t, &ev, st))
+	{
+		if (ev.kind == AT_PLACEMENT_START)
+		{
+			int32_t		j = job_slot(u);
+
+			if (j < 0)
+			{
+				*st = AT_SCHED_NOMEM;
+				return -1;
+			}
+			for (int32_t i = 0; i < ev.gpus; i++)
+				u->gpu[ev.gpu[i]].job = j;
+		}
+		else
+		{
+			int32_t		j = u->gpu[ev.gpu[0]].job;
+
+			for (int32_t i = 0; i < ev.gpus; i++)
+				u->gpu[ev.gpu[i]].job = -1;
+			if (j >= 0)
+			{
+				u->jobs[j].in_use = 0;
+				u->jobs[j].next_free = u->free_job;
+				u->free_job = j;
+			}
+		}
+	}
+	if (*st != AT_SCHED_OK)
+		return -1;
+	*empty = 1;
+	for (int32_t i = 0; i < u->gpus; i++)
+	{
+		trace_gpu  *s = &u->gpu[i];
+		int			busy;
+		double		x,
+					v;
+
+		if (s->off_left-- <= 0)
+		{
+			s->offline = at_rng_uniform(&g->rng) < g->offline_share;
+			s->off_left = run_length(g, 1);
+		}
+		s->z = AR_RHO * s->z + c * at_rng_normal(&g->rng);
+		buf[n++] = ',';
+		if (s->offline)
+			continue;
+		*empty = 0;
+		if (s->job >= 0)
+		{
+			const trace_job *j = &u->jobs[s->job];
+
+			busy = (u->k + j->offset) % j->period < j->busy;
+		}
+		else
+			busy = 0;
+		x = 0.5 * erfc(-s->z / sqrt(2.0));
+		v = at_util_quantile_at(g->q, busy ? g->p_idle + x * (1.0 - g->p_idle) : x * g->p_idle);
+		n += put_value(buf + n, v * g->scale, g->decimals);
+	}
+	buf[n] = '\0';
+	return (int64_t) n;
+}

@@ -9,6 +9,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "placement.h"
 #include "rng.h"
 
 /* Formats Unix seconds as "YYYY-MM-DD HH:MM:SS+00:00" (26 bytes with NUL). */
@@ -91,5 +92,43 @@ extern double at_util_quantile_at(const double *q, double p);
 
 /* The table's CDF at x: the share of its distribution <= x (for tests). */
 extern double at_util_table_cdf(const double *q, double x);
+
+/* ---- the model over a generated trace's placement ---- */
+
+/*
+ * Per-GPU samples of one metric of a cluster running the jobs of
+ * generate_jobs(p, n, seed): samples at t0, t0 + step, ... (`samples` of
+ * them), a column per GPU of the cluster (at_placement_series_name).  A GPU
+ * is busy only while one of the jobs runs on it: a job's GPUs compute and
+ * stall together in a cycle of 10 to 60 minutes (its own length and
+ * phase), busy for the share of the cycle that makes the window's busy
+ * samples the table's busy share (all of it when the jobs run on fewer
+ * GPU-samples than that).  Values come from the table's busy or idle
+ * part, per GPU through the AR(1) latent of the model above.  Memory is
+ * bounded by the cluster's GPUs and the jobs in flight, not by n.
+ */
+typedef struct at_util_trace at_util_trace;
+
+/*
+ * 0; -1 no table for the cluster and metric, or not a per-GPU metric
+ * (GPU_UTIL, SM_ACTIVE, SM_OCCUPANCY, FB_USED); -2 out of memory; -3 the
+ * placement failed (*st says why).
+ */
+extern int	at_util_trace_create(at_mem_fn mem, void *ctx, const at_profile *p, int64_t n, uint64_t seed,
+								 const char *metric, int64_t t0, int32_t step, int64_t samples,
+								 double offline_share, at_util_trace **out, at_sched_status *st);
+extern void at_util_trace_destroy(at_util_trace *u);
+extern int32_t at_util_trace_series(const at_util_trace *u);
+
+/* The share of the window's GPU-samples a job runs on, and the share of those that are busy. */
+extern double at_util_trace_running(const at_util_trace *u);
+extern double at_util_trace_busy(const at_util_trace *u);
+
+/*
+ * The next sample's cells (",v" per GPU, "," when offline) into buf
+ * (at_util_line_size(series) bytes) and its time in *t; the length
+ * written, or -1 when every sample is out or on an error (*st).
+ */
+extern int64_t at_util_trace_cells(at_util_trace *u, char *buf, int64_t *t, int *empty, at_sched_status *st);
 
 #endif

@@ -53,12 +53,17 @@ typedef struct ring
 	int64_t		live;
 } ring;
 
-typedef struct heap
+/* a decision not yet taken, with a copy of a multi-node job's nodes */
+typedef struct out_entry
 {
-	ref		   *h;
-	int64_t		n;
-	int64_t		cap;
-} heap;
+	at_sched_job job;
+	int32_t    *nodes;			/* job.nodes entries if job.nodes > 1, else NULL */
+} out_entry;
+
+#define HEAP_PREFIX ref
+#define HEAP_ELEM ref
+#define HEAP_LESS(a, b) ((a)->t < (b)->t)
+#include "heap.h"
 
 struct at_sched
 {
@@ -73,14 +78,17 @@ struct at_sched
 	int32_t		free_slot;		/* -1: none */
 	/* queues */
 	ring		pending[AT_SCHED_PRIORITIES];
-	heap		running;
-	heap		deadlines;
-	heap		scratch;		/* indices into running, for the reservation walk */
+	ref_heap	running;
+	ref_heap	deadlines;
+	ref_heap	scratch;		/* indices into running, for the reservation walk */
 	/* decisions not yet taken */
-	at_sched_job *out;
+	out_entry  *out;
 	int64_t		out_head;
 	int64_t		out_n;
 	int64_t		out_cap;
+	int32_t    *taken_nodes;	/* the nodes of the job last taken (owned), or NULL */
+	int32_t		taken_node;		/* ... of a single-node one */
+	int32_t		taken_count;
 	/* nodes, in two pools: 0 reserved, 1 shared */
 	int32_t    *free;			/* free GPUs per node */
 	int32_t    *pos;			/* a node's index in its bucket */
@@ -97,69 +105,18 @@ struct at_sched
 static void *
 grow(at_sched *s, void *old, size_t old_size, size_t new_size)
 {
-	void	   *p = s->mem(s->ctx, NULL, new_size);
-
-	if (p == NULL)
-		return NULL;
-	if (old != NULL)
-	{
-		memcpy(p, old, old_size);
-		s->mem(s->ctx, old, 0);
-	}
-	return p;
+	return at_mem_grow(s->mem, s->ctx, old, old_size, new_size);
 }
 
-/* ---- heaps of refs on t ---- */
+/* ---- heaps of refs on t (heap.h) ---- */
 
 static bool
-heap_push(at_sched *s, heap *h, ref x)
+heap_push(at_sched *s, ref_heap *h, ref x)
 {
-	int64_t		i;
-
-	if (h->n == h->cap)
-	{
-		int64_t		cap = h->cap ? h->cap * 2 : 64;
-		ref		   *p = grow(s, h->h, sizeof(ref) * (size_t) h->n, sizeof(ref) * (size_t) cap);
-
-		if (p == NULL)
-			return false;
-		h->h = p;
-		h->cap = cap;
-	}
-	i = h->n++;
-	while (i > 0 && h->h[(i - 1) / 2].t > x.t)
-	{
-		h->h[i] = h->h[(i - 1) / 2];
-		i = (i - 1) / 2;
-	}
-	h->h[i] = x;
-	return true;
+	return ref_heap_push(s->mem, s->ctx, h, x);
 }
 
-static ref
-heap_pop(heap *h)
-{
-	ref			top = h->h[0];
-	ref			last = h->h[--h->n];
-	int64_t		i = 0;
-
-	for (;;)
-	{
-		int64_t		c = 2 * i + 1;
-
-		if (c >= h->n)
-			break;
-		if (c + 1 < h->n && h->h[c + 1].t < h->h[c].t)
-			c++;
-		if (h->h[c].t >= last.t)
-			break;
-		h->h[i] = h->h[c];
-		i = c;
-	}
-	if (h->n > 0)
-		h->h[i] = last;
-	return top;
-}
+#define heap_pop ref_heap_pop
 
 /* ---- nodes ---- */
 
@@ -292,12 +249,14 @@ live(const at_sched *s, ref r, int state)
 /* ---- decisions ---- */
 
 static bool
-decide(at_sched *s, const at_sched_job *j)
+decide(at_sched *s, const at_sched_job *j, const int32_t *nodes)
 {
+	out_entry	e;
+
 	if (s->out_n == s->out_cap)
 	{
 		int64_t		cap = s->out_cap ? s->out_cap * 2 : 64;
-		at_sched_job *p = s->mem(s->ctx, NULL, sizeof(at_sched_job) * (size_t) cap);
+		out_entry  *p = s->mem(s->ctx, NULL, sizeof(out_entry) * (size_t) cap);
 
 		if (p == NULL)
 			return false;
@@ -309,7 +268,17 @@ decide(at_sched *s, const at_sched_job *j)
 		s->out_head = 0;
 		s->out_cap = cap;
 	}
-	s->out[(s->out_head + s->out_n++) % s->out_cap] = *j;
+	e.job = *j;
+	e.nodes = NULL;
+	if (nodes != NULL && j->nodes > 1)
+	{
+		/* the slot's list goes when the job ends, maybe before it is taken */
+		e.nodes = s->mem(s->ctx, NULL, sizeof(int32_t) * (size_t) j->nodes);
+		if (e.nodes == NULL)
+			return false;
+		memcpy(e.nodes, nodes, sizeof(int32_t) * (size_t) j->nodes);
+	}
+	s->out[(s->out_head + s->out_n++) % s->out_cap] = e;
 	return true;
 }
 
@@ -426,7 +395,7 @@ start(at_sched *s, int32_t i, int64_t t)
 	r.t = j->end;
 	r.slot = i;
 	r.gen = sl->gen;
-	return heap_push(s, &s->running, r) && decide(s, j);
+	return heap_push(s, &s->running, r) && decide(s, j, sl->node_list);
 }
 
 static void
@@ -466,7 +435,7 @@ leave(at_sched *s, int32_t i, int64_t t)
 	sl->job.nodes = 0;
 	sl->job.node = -1;
 	s->pending[sl->job.priority].live--;
-	ok = decide(s, &sl->job);
+	ok = decide(s, &sl->job, NULL);
 	slot_release(s, i);
 	return ok;
 }
@@ -481,7 +450,7 @@ leave(at_sched *s, int32_t i, int64_t t)
 static bool
 reservation(at_sched *s, int32_t need, int32_t priority, int64_t now, int64_t *when, int64_t *extra)
 {
-	heap	   *w = &s->scratch;
+	ref_heap   *w = &s->scratch;
 	int			p0 = first_pool(s, priority);
 	int32_t		g = s->cfg.gpus_per_node;
 	bool		single = need <= g;
@@ -636,6 +605,8 @@ at_sched_status_text(at_sched_status st)
 			return "a job was submitted at a negative time, before an earlier one, or after finish";
 		case AT_SCHED_BAD_CONFIG:
 			return "nodes, GPUs per node or backfill depth out of range";
+		case AT_SCHED_INCONSISTENT:
+			return "a GPU placement out of step with the scheduler";
 	}
 	return "unknown status";
 }
@@ -702,14 +673,16 @@ at_sched_destroy(at_sched *s)
 	for (int p = 0; p < AT_SCHED_PRIORITIES; p++)
 		if (s->pending[p].r)
 			s->mem(s->ctx, s->pending[p].r, 0);
-	if (s->running.h)
-		s->mem(s->ctx, s->running.h, 0);
-	if (s->deadlines.h)
-		s->mem(s->ctx, s->deadlines.h, 0);
-	if (s->scratch.h)
-		s->mem(s->ctx, s->scratch.h, 0);
+	ref_heap_free(s->mem, s->ctx, &s->running);
+	ref_heap_free(s->mem, s->ctx, &s->deadlines);
+	ref_heap_free(s->mem, s->ctx, &s->scratch);
+	for (int64_t k = 0; k < s->out_n; k++)
+		if (s->out[(s->out_head + k) % s->out_cap].nodes != NULL)
+			s->mem(s->ctx, s->out[(s->out_head + k) % s->out_cap].nodes, 0);
 	if (s->out)
 		s->mem(s->ctx, s->out, 0);
+	if (s->taken_nodes)
+		s->mem(s->ctx, s->taken_nodes, 0);
 	if (s->free)
 		s->mem(s->ctx, s->free, 0);
 	if (s->pos)
@@ -844,12 +817,43 @@ at_sched_finish(at_sched *s)
 bool
 at_sched_take(at_sched *s, at_sched_job *out)
 {
+	out_entry	e;
+
+	if (s->taken_nodes != NULL)
+		s->mem(s->ctx, s->taken_nodes, 0);
+	s->taken_nodes = NULL;
+	s->taken_count = 0;
 	if (s->out_n == 0)
 		return false;
-	*out = s->out[s->out_head];
+	e = s->out[s->out_head];
 	s->out_head = (s->out_head + 1) % s->out_cap;
 	s->out_n--;
+	*out = e.job;
+	s->taken_nodes = e.nodes;
+	s->taken_node = e.job.node;
+	s->taken_count = e.job.start >= 0 ? e.job.nodes : 0;
 	return true;
+}
+
+const int32_t *
+at_sched_taken_nodes(const at_sched *s, int32_t *count)
+{
+	*count = s->taken_count;
+	if (s->taken_count == 0)
+		return NULL;
+	return s->taken_nodes != NULL ? s->taken_nodes : &s->taken_node;
+}
+
+int64_t
+at_sched_horizon(const at_sched *s)
+{
+	const at_sched_job *j;
+
+	if (s->out_n == 0)
+		return s->now;
+	/* decisions come out in time order; the oldest bounds the rest */
+	j = &s->out[s->out_head].job;
+	return j->start >= 0 ? j->start : j->end;
 }
 
 int64_t

@@ -64,7 +64,8 @@ typedef enum at_sched_status
 	AT_SCHED_NOMEM,
 	AT_SCHED_BAD_JOB,			/* gpus or priority out of range, negative hold */
 	AT_SCHED_BAD_TIME,			/* negative, before an earlier job's, or after finish */
-	AT_SCHED_BAD_CONFIG
+	AT_SCHED_BAD_CONFIG,
+	AT_SCHED_INCONSISTENT		/* a placement out of step with the scheduler (a bug) */
 } at_sched_status;
 
 typedef struct at_sched at_sched;
@@ -83,6 +84,20 @@ extern at_sched_status at_sched_finish(at_sched *s);
 
 /* The next decided job in decision order; false when none is waiting. */
 extern bool at_sched_take(at_sched *s, at_sched_job *out);
+
+/*
+ * The nodes the job last taken runs on (*count of them, in the order its
+ * GPUs were taken: whole nodes, the last one maybe partly), valid until the
+ * next take; NULL and 0 if it never started.
+ */
+extern const int32_t *at_sched_taken_nodes(const at_sched *s, int32_t *count);
+
+/*
+ * A time no job still to be taken starts before: the oldest decision not
+ * yet taken, or the scheduler's clock (pending and later jobs start at or
+ * after it).
+ */
+extern int64_t at_sched_horizon(const at_sched *s);
 
 /* GPUs held now, and jobs pending. */
 extern int64_t at_sched_allocated(const at_sched *s);

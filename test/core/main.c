@@ -11,6 +11,7 @@ main(void)
 	test_parse_value();
 	test_generate_jobs();
 	test_scheduler();
+	test_placement();
 	test_generate_util();
 	test_generate_util_model();
 	test_occupancy();

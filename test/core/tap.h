@@ -34,6 +34,7 @@ extern int	tap_failed;
 void		test_unpivot(void);
 void		test_generate_jobs(void);
 void		test_scheduler(void);
+void		test_placement(void);
 void		test_occupancy(void);
 void		test_parse_value(void);
 void		test_sketch(void);

@@ -39,6 +39,32 @@ ev_cmp(const void *a, const void *b)
 	return (x->d > y->d) - (x->d < y->d);	/* releases first */
 }
 
+/* The nodes of the job just taken: as many as it ran on, distinct, in range, its lowest first reported. */
+static void
+check_taken_nodes(const at_sched *s, const at_sched_job *j, int32_t nodes)
+{
+	int32_t		count,
+				lowest = INT32_MAX;
+	const int32_t *node = at_sched_taken_nodes(s, &count);
+
+	if (j->start < 0)
+	{
+		FUZZ_CHECK(node == NULL && count == 0, "nodes of a job that never started");
+		return;
+	}
+	FUZZ_CHECK(node != NULL && count == j->nodes && count >= 1, "job %lld: %d nodes taken, %d run on",
+			   (long long) j->id, count, j->nodes);
+	for (int32_t i = 0; i < count; i++)
+	{
+		FUZZ_CHECK(node[i] >= 0 && node[i] < nodes, "node %d out of range", node[i]);
+		for (int32_t k = 0; k < i; k++)
+			FUZZ_CHECK(node[k] != node[i], "node %d taken twice by one job", node[i]);
+		if (node[i] < lowest)
+			lowest = node[i];
+	}
+	FUZZ_CHECK(lowest == j->node, "first node %d, lowest taken %d", j->node, lowest);
+}
+
 int
 LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
@@ -99,6 +125,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		{
 			FUZZ_CHECK(j.id >= 0 && j.id <= n && accepted[j.id] == 1, "job %lld decided twice or never accepted",
 					   (long long) j.id);
+			check_taken_nodes(s, &j, c.nodes);
 			accepted[j.id] = 2;
 			out[j.id] = j;
 			nout++;
@@ -108,6 +135,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	while (at_sched_take(s, &j))
 	{
 		FUZZ_CHECK(j.id >= 0 && j.id < n && accepted[j.id] == 1, "job %lld decided twice", (long long) j.id);
+		check_taken_nodes(s, &j, c.nodes);
 		accepted[j.id] = 2;
 		out[j.id] = j;
 		nout++;

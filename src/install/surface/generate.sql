@@ -54,3 +54,20 @@ END
 $$;
 COMMENT ON FUNCTION acmetrace.load_generated(text, text, integer, integer) IS
   'Generates n jobs with a profile (seren, kalos) and loads them as a cluster, with the profile''s GPU capacity; returns the jobs loaded.';
+
+-- Utilization that follows a generated trace's placement (src/core/placement.c).
+CREATE FUNCTION acmetrace.generate_util(profile text, n integer, seed integer, metric text,
+                                        start timestamptz, samples integer,
+                                        offline_share double precision DEFAULT 0)
+RETURNS SETOF text
+AS 'MODULE_PATHNAME', 'acmetrace_generate_trace_util'
+LANGUAGE C STRICT VOLATILE PARALLEL SAFE ROWS 1000;
+COMMENT ON FUNCTION acmetrace.generate_util(text, integer, integer, text, timestamptz, integer, double precision) IS
+  'The lines of a per-GPU utilization CSV (GPU_UTIL, SM_ACTIVE, SM_OCCUPANCY or FB_USED) of the cluster running generate_jobs(profile, n, seed): a column per GPU, a line per 15 s from start; a GPU is busy only while one of the jobs runs on it, and the samples follow the published distribution.';
+
+CREATE FUNCTION acmetrace.generate_placement(profile text, n integer, seed integer DEFAULT 1)
+RETURNS TABLE (job_id text, start_time timestamptz, end_time timestamptz, series text[])
+AS 'MODULE_PATHNAME', 'acmetrace_generate_placement'
+LANGUAGE C STRICT VOLATILE PARALLEL SAFE ROWS 1000;
+COMMENT ON FUNCTION acmetrace.generate_placement(text, integer, integer) IS
+  'Every GPU job of generate_jobs(profile, n, seed) that ran, in start order, with the utilization series (GPUs) it ran on.';
