@@ -17,7 +17,7 @@ OBJS       = $(GLUE_SRCS:.c=.o) $(CORE_SRCS:.c=.o)
 # are dropped and created again by an update.
 INSTALL_TYPES   = version sketch occupancy bins samples unpivot
 INSTALL_TRACE   = tables load philly failures utilization summaries
-INSTALL_SURFACE = settings checks bins occupancy clusters load philly export audit state_breakdown generate \
+INSTALL_SURFACE = settings checks bins occupancy clusters load philly export audit state_breakdown generate replay \
                   utilization analyses failures compare summaries views triggers
 SURFACE_PARTS = $(INSTALL_SURFACE:%=src/install/surface/%.sql)
 INSTALL_PARTS = src/install/header.sql \
@@ -60,6 +60,10 @@ check-install-parts:
 	@missing=$$(for f in src/install/*/*.sql; do case " $(INSTALL_PARTS) " in *" $$f "*) ;; *) echo $$f ;; esac; done); \
 	 [ -z "$$missing" ] || { echo "not listed in INSTALL_PARTS: $$missing" >&2; exit 1; }
 all: check-install-parts
+
+# Every object depends on the core headers (PGXS tracks no header
+# dependencies): a changed struct must not leave stale objects behind.
+$(OBJS): $(wildcard src/core/*.h) src/glue.h
 
 # acmetrace.version() reports the version compiled in from the control file.
 src/acmetrace.o: acmetrace.control

@@ -46,6 +46,8 @@ INSERT INTO null_means VALUES
   ('refresh_summaries', 'not an analysis: it rebuilds every cluster''s summaries (sql/summaries.sql)', NULL),
   ('queue_cdf', 'every cluster', 'queue_cdf(%L)'),
   ('queue_percentiles', 'every cluster', 'queue_percentiles(%L)'),
+  ('replay', '22004', 'replay(%L)'),
+  ('replay_summary', '22004', 'replay_summary(%L)'),
   ('state_breakdown', 'every cluster', 'state_breakdown(%L)'),
   ('state_by_type', 'every cluster', 'state_by_type(%L)'),
   ('trace_comparison', 'every cluster', 'trace_comparison(%L)'),

@@ -18,8 +18,8 @@
  * lines of the SQL and PL/pgSQL functions it passed through name internal
  * helpers and say nothing the message does not, so they are left out.
  */
-static void pg_attribute_noreturn()
-raise_plain(int sqlstate, const char *msg, const char *detail, const char *hint)
+void
+at_raise_plain(int sqlstate, const char *msg, const char *detail, const char *hint)
 {
 	error_context_stack = NULL;
 	ereport(ERROR,
@@ -49,7 +49,7 @@ acmetrace_raise(PG_FUNCTION_ARGS)
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 				 errmsg("invalid SQLSTATE \"%s\" for an error", code ? code : "NULL"),
 				 errhint("Five digits or upper-case letters, of an error class, e.g. 22023.")));
-	raise_plain(MAKE_SQLSTATE(code[0], code[1], code[2], code[3], code[4]), msg, detail, hint);
+	at_raise_plain(MAKE_SQLSTATE(code[0], code[1], code[2], code[3], code[4]), msg, detail, hint);
 	PG_RETURN_BOOL(false);
 }
 
@@ -158,6 +158,6 @@ acmetrace_known_cluster(PG_FUNCTION_ARGS)
 	msg = MemoryContextStrdup(caller, msg);
 	hint = MemoryContextStrdup(caller, hint);
 	SPI_finish();
-	raise_plain(ERRCODE_UNDEFINED_OBJECT, msg, NULL, hint);
+	at_raise_plain(ERRCODE_UNDEFINED_OBJECT, msg, NULL, hint);
 	PG_RETURN_BOOL(false);
 }

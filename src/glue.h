@@ -11,6 +11,12 @@
 #include "utils/expandeddatum.h"
 #include "utils/memutils.h"
 
+/*
+ * An error raised on purpose at the level of the user's call, without the
+ * context lines of the SQL functions it passed through (src/checks.c).
+ */
+extern void at_raise_plain(int sqlstate, const char *msg, const char *detail, const char *hint) pg_attribute_noreturn();
+
 /* Unix seconds to TimestampTz (no range check: callers pass sane times). */
 static inline TimestampTz
 at_unix_to_timestamptz(int64 unix_s)

@@ -1,10 +1,12 @@
 /*
  * scheduler.c: the cluster scheduler of scheduler.h.
  *
- * Pending jobs live in one ring per priority class, in submit order; a job
- * that starts or leaves from the middle is left as a dead entry (its slot
- * changed generation) and skipped, and a ring is compacted when most of it
- * is dead.  Running jobs are a min-heap on end time, patience deadlines
+ * Pending jobs live in one ring per priority class, in key order and, for
+ * equal keys, submit order (a job of a key lower than the last one's is
+ * inserted in place; with one key, as in FCFS, every job is appended); a
+ * job that starts or leaves from the middle is left as a dead entry (its
+ * slot changed generation) and skipped, and a ring is compacted when most
+ * of it is dead.  Running jobs are a min-heap on end time, patience deadlines
  * another (lazy: a deadline whose job has started is dropped when it comes
  * up).  Free GPUs are counted per node, and nodes are kept in buckets by
  * free count, so "does it fit" and best-fit placement cost O(gpus_per_node).
@@ -39,7 +41,7 @@ typedef struct slot
 
 typedef struct ref
 {
-	int64_t		t;				/* end or deadline; unused in rings */
+	int64_t		t;				/* end, deadline, or in rings the job's key */
 	int32_t		slot;
 	uint32_t	gen;
 } ref;
@@ -287,6 +289,8 @@ decide(at_sched *s, const at_sched_job *j, const int32_t *nodes)
 static bool
 ring_push(at_sched *s, ring *q, ref x)
 {
+	int64_t		pos;
+
 	if (q->n == q->cap)
 	{
 		int64_t		cap = q->cap ? q->cap * 2 : 64;
@@ -302,7 +306,28 @@ ring_push(at_sched *s, ring *q, ref x)
 		q->head = 0;
 		q->cap = cap;
 	}
-	q->r[(q->head + q->n++) % q->cap] = x;
+	pos = q->n;
+	if (q->n > 0 && q->r[(q->head + q->n - 1) % q->cap].t > x.t)
+	{
+		/* after the last entry of a key <= x's, so equal keys keep submit order */
+		int64_t		lo = 0,
+					hi = q->n - 1;
+
+		while (lo < hi)
+		{
+			int64_t		mid = (lo + hi) / 2;
+
+			if (q->r[(q->head + mid) % q->cap].t > x.t)
+				hi = mid;
+			else
+				lo = mid + 1;
+		}
+		pos = lo;
+		for (int64_t k = q->n; k > pos; k--)
+			q->r[(q->head + k) % q->cap] = q->r[(q->head + k - 1) % q->cap];
+	}
+	q->r[(q->head + pos) % q->cap] = x;
+	q->n++;
 	q->live++;
 	return true;
 }
@@ -752,6 +777,7 @@ at_sched_submit(at_sched *s, const at_sched_job *job)
 
 	if (job->gpus < 1 || job->gpus > s->capacity || job->priority < 0 ||
 		job->priority >= AT_SCHED_PRIORITIES || job->group < -1 || job->group > 65535 || job->hold < 0 || job->hold > LIMIT_SPAN ||
+		job->key < 0 || job->key > LIMIT_TIME ||
 		job->patience > LIMIT_SPAN)
 		return AT_SCHED_BAD_JOB;
 	if (job->priority < s->cfg.reserved_priority &&
@@ -773,7 +799,7 @@ at_sched_submit(at_sched *s, const at_sched_job *job)
 	s->slots[i].job.nodes = 0;
 	s->slots[i].job.node = -1;
 	s->slots[i].state = SLOT_PENDING;
-	r.t = 0;
+	r.t = job->key;
 	r.slot = i;
 	r.gen = s->slots[i].gen;
 	if (!ring_push(s, &s->pending[job->priority], r))

@@ -4,7 +4,9 @@
  * Nodes of gpus_per_node GPUs; a job of fewer GPUs than a node takes them
  * on one node (best fit), a larger one takes whole nodes (gang: all or
  * nothing, at one instant).  Pending jobs wait in priority classes, each
- * first come first served; the highest class's oldest job is the head.
+ * in order of the jobs' keys, then first come first served (all keys 0:
+ * FCFS; a predicted run time as the key: shortest first); the highest
+ * class's first job is the head.
  * With backfill (EASY), a job behind a blocked head may start now if it
  * fits and either ends before the head's reserved start or uses only GPUs
  * the head will not need then.  A job with a patience leaves the queue
@@ -51,6 +53,7 @@ typedef struct at_sched_job
 	int32_t		gpus;			/* 1 .. nodes x gpus_per_node */
 	int32_t		priority;		/* 0 .. AT_SCHED_PRIORITIES - 1, higher first */
 	int32_t		group;			/* 0 .. 65535 (a user); -1: none */
+	int64_t		key;			/* order within the class, lower first; 0 .. 2^50 */
 	/* decided by the scheduler */
 	int64_t		start;			/* -1: left the queue unstarted, at end */
 	int64_t		end;

@@ -12,6 +12,7 @@ main(void)
 	test_generate_jobs();
 	test_scheduler();
 	test_placement();
+	test_replay();
 	test_generate_util();
 	test_generate_util_model();
 	test_occupancy();

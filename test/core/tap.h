@@ -35,6 +35,7 @@ void		test_unpivot(void);
 void		test_generate_jobs(void);
 void		test_scheduler(void);
 void		test_placement(void);
+void		test_replay(void);
 void		test_occupancy(void);
 void		test_parse_value(void);
 void		test_sketch(void);

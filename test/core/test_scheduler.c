@@ -304,6 +304,43 @@ test_scheduler(void)
 		  "priority: classes 3, 1, 0 in that order once the GPUs free up (100, 110, 120)");
 	at_sched_destroy(r.s);
 
+	/* keys: within a class the lowest key first, equal keys in submit order */
+	{
+		at_sched_job j;
+		const int64_t keys[6] = {0, 50, 10, 10, 5, 50};
+		at_sched_status st = AT_SCHED_OK;
+
+		start_run(&r, config(1, false, 0, 0));
+		for (int i = 0; i < 6; i++)
+		{
+			memset(&j, 0, sizeof j);
+			j.id = i;
+			j.submit = i;
+			j.gpus = 8;
+			j.hold = i == 0 ? 100 : 10;
+			j.patience = -1;
+			j.group = -1;
+			j.key = keys[i];
+			st |= at_sched_submit(r.s, &j);
+			drain(&r);
+		}
+		finish(&r);
+		CHECK(st == AT_SCHED_OK && r.out[4].start == 100 && r.out[2].start == 110 && r.out[3].start == 120 &&
+			  r.out[1].start == 130 && r.out[5].start == 140,
+			  "keys: after the running job, keys 5, 10, 10, 50, 50 in that order, ties by submit (%lld %lld %lld %lld %lld)",
+			  (long long) r.out[4].start, (long long) r.out[2].start, (long long) r.out[3].start,
+			  (long long) r.out[1].start, (long long) r.out[5].start);
+		at_sched_destroy(r.s);
+		start_run(&r, config(1, false, 0, 0));
+		memset(&j, 0, sizeof j);
+		j.gpus = 1;
+		j.patience = -1;
+		j.group = -1;
+		j.key = -1;
+		CHECK(at_sched_submit(r.s, &j) == AT_SCHED_BAD_JOB, "keys: a negative key refused");
+		at_sched_destroy(r.s);
+	}
+
 	/* gang and fragmentation: free GPUs on two nodes do not make one node's worth */
 	start_run(&r, config(2, false, 0, 0));
 	submit(&r, 0, 0, 6, 100, 0, -1);

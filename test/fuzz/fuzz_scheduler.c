@@ -112,6 +112,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		j.hold = (int32_t) ((uint32_t) p[4] << 16 | (uint32_t) p[5] << 8 | p[6]) - 1000;
 		j.patience = (p[7] & 1) ? -1 : (int64_t) (p[8] << 8 | p[9]);
 		j.group = (p[7] >> 1) % 4 - 1;	/* -1: none, or 0 .. 2 */
+		j.key = (p[7] & 0x80) ? p[9] % 8 : 0;	/* mostly FCFS, some keyed */
 		in[n] = j;
 		st = at_sched_submit(s, &j);
 		if (st == AT_SCHED_OK)

@@ -1,0 +1,100 @@
+-- What-if replay: a loaded trace through the scheduler under other
+-- policies and capacities (acmetrace.replay, acmetrace.replay_summary).
+\getenv abs_srcdir PG_ABS_SRCDIR
+\i :abs_srcdir/test/regress_preamble.sql
+
+SELECT acmetrace.load_generated('gen', 'seren', 6000, 3);
+SELECT max(gpu_num) AS largest FROM acmetrace.jobs WHERE cluster = 'gen';
+
+-- Every GPU job once, with its recorded times; at the cluster's capacity.
+SELECT count(*) AS replayed,
+       count(*) = (SELECT count(*) FROM acmetrace.jobs WHERE cluster = 'gen' AND gpu_num > 0) AS every_gpu_job,
+       count(DISTINCT r.job_id) = count(*) AS once,
+       count(*) FILTER (WHERE r.recorded_start IS DISTINCT FROM j.start_time
+                           OR r.submit_time <> j.submit_time OR r.gpu_num <> j.gpu_num) AS recorded_differ,
+       count(*) FILTER (WHERE r.start_time < r.submit_time) AS before_submit,
+       count(*) FILTER (WHERE r.start_time IS NOT NULL AND r.end_time - r.start_time <> j.end_time - j.start_time) AS run_changed,
+       count(*) FILTER (WHERE r.queue_s <> extract(epoch FROM r.start_time - r.submit_time)) AS queue_wrong
+  FROM acmetrace.replay('gen') r JOIN acmetrace.jobs j ON j.cluster = 'gen' AND j.job_id = r.job_id;
+
+-- Half the GPUs: FCFS queues, backfill and shortest first wait less.
+CREATE TEMP TABLE policies AS
+SELECT p.label, s.*
+  FROM (VALUES ('fifo', 'fifo', false), ('fifo+backfill', 'fifo', true),
+               ('sjf', 'sjf', false), ('priority+backfill', 'priority', true)) p(label, policy, backfill)
+ CROSS JOIN LATERAL acmetrace.replay_summary('gen', p.policy, 1024, p.backfill) s
+ WHERE s.type IS NULL;
+SELECT label, jobs, started, mean_queue_s, median_queue_s, p90_queue_s, mean_jct_s, peak_gpus
+  FROM policies ORDER BY label;
+SELECT (SELECT mean_queue_s FROM policies WHERE label = 'sjf') < (SELECT mean_queue_s FROM policies WHERE label = 'fifo')
+         AS sjf_waits_less,
+       (SELECT mean_queue_s FROM policies WHERE label = 'fifo+backfill') < (SELECT mean_queue_s FROM policies WHERE label = 'fifo')
+         AS backfill_waits_less,
+       (SELECT max(peak_gpus) FROM policies) <= 1024 AS never_over_capacity;
+-- per type: the recorded side is the same whatever the policy
+SELECT type, jobs, recorded_mean_queue_s, recorded_peak_gpus
+  FROM acmetrace.replay_summary('gen', 'fifo', 1024) ORDER BY type NULLS FIRST;
+
+-- A trace decided by FCFS, replayed under FCFS at the same capacity,
+-- starts every job at its recorded time.
+BEGIN;
+SET LOCAL acmetrace.cluster = 'fcfs';
+INSERT INTO acmetrace.trace_seren (job_id, "user", node_num, gpu_num, cpu_num, type, state,
+                                   submit_time, start_time, end_time, duration, queue, gpu_time)
+SELECT r.job_id, j.user_id, j.node_num, j.gpu_num, j.cpu_num, j.type, j.state,
+       r.submit_time, r.start_time, r.end_time, j.duration, r.queue_s, j.gpu_time
+  FROM acmetrace.replay('gen', 'fifo', 1024) r JOIN acmetrace.jobs j ON j.cluster = 'gen' AND j.job_id = r.job_id;
+COMMIT;
+SELECT count(*) AS replayed,
+       count(*) FILTER (WHERE start_time IS DISTINCT FROM recorded_start) AS starts_differ,
+       count(*) FILTER (WHERE recorded_queue_s > 0) > 100 AS it_queued
+  FROM acmetrace.replay('fcfs', 'fifo', 1024);
+
+-- Shortest predicted first: predictions equal to the run times give the
+-- oracle's order; a job without a prediction goes last.
+CREATE TEMP TABLE exact AS
+  SELECT job_id, coalesce(extract(epoch FROM end_time - start_time), 0) AS predicted_s
+    FROM acmetrace.jobs WHERE cluster = 'gen' AND gpu_num > 0;
+SELECT count(*) FILTER (WHERE a.start_time IS DISTINCT FROM b.start_time) AS differ_from_oracle
+  FROM acmetrace.replay('gen', 'sjf', 1024) a
+  JOIN acmetrace.replay('gen', 'sjf', 1024, predictions => 'exact') b USING (job_id);
+CREATE TEMP TABLE some_unknown AS SELECT * FROM exact WHERE predicted_s < 100 AND predicted_s > 0;
+SELECT avg(queue_s) FILTER (WHERE p.job_id IS NULL) > avg(queue_s) FILTER (WHERE p.job_id IS NOT NULL)
+         AS unknown_wait_longer
+  FROM acmetrace.replay('gen', 'sjf', 1024, predictions => 'some_unknown') r
+  LEFT JOIN some_unknown p USING (job_id);
+
+-- Errors.
+SELECT * FROM acmetrace.replay('gen', 'lifo');
+\echo :LAST_ERROR_SQLSTATE
+SELECT * FROM acmetrace.replay('gen', 'fifo', 1000);
+\echo :LAST_ERROR_SQLSTATE
+SELECT * FROM acmetrace.replay('gen', 'fifo', 1020);
+\echo :LAST_ERROR_SQLSTATE
+SELECT * FROM acmetrace.replay('gen', 'fifo', 512);
+\echo :LAST_ERROR_SQLSTATE
+SELECT * FROM acmetrace.replay('gen', 'fifo', -8);
+\echo :LAST_ERROR_SQLSTATE
+SELECT * FROM acmetrace.replay('gen', 'fifo', predictions => 'exact');
+\echo :LAST_ERROR_SQLSTATE
+SELECT * FROM acmetrace.replay(NULL);
+\echo :LAST_ERROR_SQLSTATE
+SELECT * FROM acmetrace.replay('gen', 'fifo', 1024, NULL);
+\echo :LAST_ERROR_SQLSTATE
+SELECT * FROM acmetrace.replay('gen', 'sjf', 1024, predictions => 'no_such_table');
+\echo :LAST_ERROR_SQLSTATE
+CREATE TABLE no_prediction_column (job_id text, guess float8);
+SELECT * FROM acmetrace.replay('gen', 'sjf', 1024, predictions => 'no_prediction_column');
+\echo :LAST_ERROR_SQLSTATE
+DROP TABLE no_prediction_column;
+-- a cluster without a recorded capacity needs one; an unknown cluster is 42704
+\copy acmetrace.helios_cluster_log FROM 'helios_cluster_log_sample.csv' (FORMAT csv, HEADER match)
+SELECT cluster, gpu_capacity FROM acmetrace.clusters WHERE gpu_capacity IS NULL;
+SELECT * FROM acmetrace.replay('helios');
+\echo :LAST_ERROR_SQLSTATE
+SELECT count(*) FROM acmetrace.replay('no_such_cluster', 'fifo', 8);
+\echo :LAST_ERROR_SQLSTATE
+SELECT count(*) FROM acmetrace.replay('helios', 'fifo', 64);
+
+DROP EXTENSION acmetrace;
+DROP SCHEMA acmetrace;

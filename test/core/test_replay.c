@@ -1,0 +1,158 @@
+/*
+ * test_replay.c: a trace decided by the scheduler, replayed under the same
+ * policy and capacity, starts every job at its recorded time; shortest
+ * first waits less than FCFS; jobs that never ran and bad input.
+ */
+#include <math.h>
+#include <string.h>
+
+#include "replay.h"
+#include "rng.h"
+#include "tap.h"
+
+#define N 4000
+
+static at_sched_config
+cluster(int nodes, bool backfill)
+{
+	at_sched_config c;
+
+	memset(&c, 0, sizeof c);
+	c.nodes = nodes;
+	c.gpus_per_node = 8;
+	c.backfill = backfill;
+	c.backfill_depth = 64;
+	return c;
+}
+
+/* A busy trace: arrivals faster than 16 nodes serve, sizes 1 .. 32 GPUs. */
+static void
+make_trace(at_replay_job *jobs, uint64_t seed, double never_ran)
+{
+	at_rng		r;
+	int64_t		t = 0;
+
+	at_rng_seed(&r, seed);
+	for (int i = 0; i < N; i++)
+	{
+		memset(&jobs[i], 0, sizeof jobs[i]);
+		t += (int64_t) at_rng_exponential(&r, 40.0);
+		jobs[i].submit = t;
+		jobs[i].gpus = 1 << (int) (at_rng_uniform(&r) * 6);
+		jobs[i].run = (int64_t) (60.0 * exp(2.0 * at_rng_normal(&r)));
+		if (at_rng_uniform(&r) < never_ran)
+		{
+			jobs[i].run = -1;
+			jobs[i].wait = (int64_t) at_rng_exponential(&r, 600.0);
+		}
+	}
+}
+
+static double
+mean_wait(const at_replay_job *jobs)
+{
+	double		sum = 0;
+	int			n = 0;
+
+	for (int i = 0; i < N; i++)
+		if (jobs[i].start >= 0)
+		{
+			sum += (double) (jobs[i].start - jobs[i].submit);
+			n++;
+		}
+	return sum / n;
+}
+
+void
+test_replay(void)
+{
+	static at_replay_job a[N],
+				b[N];
+	at_sched_config c = cluster(16, false);
+	at_sched   *s;
+	at_sched_job j;
+	at_sched_status st;
+	int64_t		bad;
+	int			differ = 0,
+				left = 0,
+				bad_left = 0;
+	double		fifo,
+				sjf;
+
+	/* the recorded trace: the scheduler's own FCFS decisions */
+	make_trace(a, 11, 0.0);
+	at_sched_create(tap_mem, NULL, &c, &s);
+	for (int i = 0; i < N; i++)
+	{
+		memset(&j, 0, sizeof j);
+		j.id = i;
+		j.submit = a[i].submit;
+		j.gpus = a[i].gpus;
+		j.hold = a[i].run;
+		j.patience = -1;
+		j.group = -1;
+		at_sched_submit(s, &j);
+		while (at_sched_take(s, &j))
+			b[j.id].start = j.start;
+	}
+	at_sched_finish(s);
+	while (at_sched_take(s, &j))
+		b[j.id].start = j.start;
+	at_sched_destroy(s);
+	st = at_replay(tap_mem, NULL, &c, a, N, &bad);
+	for (int i = 0; i < N; i++)
+		differ += a[i].start != b[i].start || a[i].end != a[i].start + a[i].run;
+	CHECK(st == AT_SCHED_OK && differ == 0, "replay: FCFS at the same capacity starts all %d jobs as recorded (%d differ)",
+		  N, differ);
+	CHECK(mean_wait(a) > 60, "replay: the trace queues (mean wait %.0f s)", mean_wait(a));
+
+	/* shortest first, keyed by the run time, waits less on the same jobs */
+	fifo = mean_wait(a);
+	for (int i = 0; i < N; i++)
+		a[i].key = a[i].run;
+	at_replay(tap_mem, NULL, &c, a, N, &bad);
+	sjf = mean_wait(a);
+	CHECK(sjf < 0.8 * fifo, "replay: shortest first waits %.0f s on average, FCFS %.0f s", sjf, fifo);
+	/* more capacity, less waiting */
+	for (int i = 0; i < N; i++)
+		a[i].key = 0;
+	c.nodes = 32;
+	at_replay(tap_mem, NULL, &c, a, N, &bad);
+	CHECK(mean_wait(a) < fifo, "replay: twice the nodes, mean wait %.0f s below %.0f s", mean_wait(a), fifo);
+
+	/* jobs that never ran leave after their recorded wait, or hold nothing */
+	c.nodes = 16;
+	make_trace(a, 12, 0.2);
+	st = at_replay(tap_mem, NULL, &c, a, N, &bad);
+	for (int i = 0; i < N; i++)
+		if (a[i].run < 0)
+		{
+			if (a[i].start < 0)
+			{
+				left++;
+				bad_left += a[i].end != a[i].submit + a[i].wait;
+			}
+			else
+				bad_left += a[i].end != a[i].start || a[i].start > a[i].submit + a[i].wait;
+		}
+	CHECK(st == AT_SCHED_OK && left > 50 && bad_left == 0,
+		  "replay: %d jobs that never ran leave after their wait; started ones hold nothing (%d wrong)", left, bad_left);
+
+	/* bad input: the index of the job */
+	make_trace(a, 13, 0.0);
+	a[100].gpus = 16 * 8 + 8;
+	st = at_replay(tap_mem, NULL, &c, a, N, &bad);
+	CHECK(st == AT_SCHED_BAD_JOB && bad == 100, "replay: a job larger than the cluster refused (job %lld)", (long long) bad);
+	make_trace(a, 13, 0.0);
+	a[200].submit = a[199].submit - 1;
+	st = at_replay(tap_mem, NULL, &c, a, N, &bad);
+	CHECK(st == AT_SCHED_BAD_TIME && bad == 200, "replay: a job out of submit order refused (job %lld)", (long long) bad);
+	make_trace(a, 13, 0.0);
+	a[300].run = -1;
+	a[300].wait = -5;
+	st = at_replay(tap_mem, NULL, &c, a, N, &bad);
+	CHECK(st == AT_SCHED_BAD_JOB && bad == 300, "replay: a negative wait refused (job %lld)", (long long) bad);
+	c.nodes = 0;
+	st = at_replay(tap_mem, NULL, &c, a, N, &bad);
+	CHECK(st == AT_SCHED_BAD_CONFIG && bad == -1, "replay: no nodes refused");
+}
