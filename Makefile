@@ -17,7 +17,7 @@ OBJS       = $(GLUE_SRCS:.c=.o) $(CORE_SRCS:.c=.o)
 # are dropped and created again by an update.
 INSTALL_TYPES   = version sketch occupancy bins samples unpivot
 INSTALL_TRACE   = tables load philly failures utilization summaries
-INSTALL_SURFACE = settings checks bins occupancy clusters load philly export audit state_breakdown generate replay \
+INSTALL_SURFACE = settings checks bins occupancy clusters load philly export audit state_breakdown generate replay history \
                   utilization analyses failures compare summaries views triggers
 SURFACE_PARTS = $(INSTALL_SURFACE:%=src/install/surface/%.sql)
 INSTALL_PARTS = src/install/header.sql \

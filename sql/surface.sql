@@ -42,6 +42,8 @@ INSERT INTO null_means VALUES
   ('gpu_time_lost_weekly', 'every cluster', 'gpu_time_lost_weekly(%L)'),
   ('helios_cluster_log_csv', '22004', 'helios_cluster_log_csv(%L)'),
   ('load_generated', 'not an analysis: it creates the cluster', NULL),
+  ('predict_history', '22004', 'predict_history(%L)'),
+  ('prediction_error', '22004', 'prediction_error(%L, ''2000-01-01'')'),
   ('queue_by_occupancy', 'every cluster', 'queue_by_occupancy(%L)'),
   ('refresh_summaries', 'not an analysis: it rebuilds every cluster''s summaries (sql/summaries.sql)', NULL),
   ('queue_cdf', 'every cluster', 'queue_cdf(%L)'),

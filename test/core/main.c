@@ -13,6 +13,7 @@ main(void)
 	test_scheduler();
 	test_placement();
 	test_replay();
+	test_history();
 	test_generate_util();
 	test_generate_util_model();
 	test_occupancy();

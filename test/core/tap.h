@@ -18,6 +18,31 @@ tap_mem(void *ctx, void *p, size_t n)
 	return calloc(1, n);
 }
 
+/* An allocator that fails its fail_at-th call (0: never) and counts the blocks live. */
+typedef struct tap_counted
+{
+	long		calls;
+	long		fail_at;
+	long		live;
+} tap_counted;
+
+static inline void *
+tap_counted_mem(void *ctx, void *p, size_t n)
+{
+	tap_counted *c = ctx;
+
+	if (n == 0)
+	{
+		c->live--;
+		free(p);
+		return NULL;
+	}
+	if (++c->calls == c->fail_at)
+		return NULL;
+	c->live++;
+	return calloc(1, n);
+}
+
 extern int	tap_count;
 extern int	tap_failed;
 
@@ -36,6 +61,7 @@ void		test_generate_jobs(void);
 void		test_scheduler(void);
 void		test_placement(void);
 void		test_replay(void);
+void		test_history(void);
 void		test_occupancy(void);
 void		test_parse_value(void);
 void		test_sketch(void);

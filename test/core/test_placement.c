@@ -266,29 +266,6 @@ check_util(const char *name, int64_t n, int64_t t0, int64_t samples)
 	free(buf);
 }
 
-typedef struct counted
-{
-	long		calls;
-	long		fail_at;
-	long		live;
-} counted;
-
-static void *
-counted_mem(void *ctx, void *p, size_t n)
-{
-	counted    *c = ctx;
-
-	if (n == 0)
-	{
-		c->live--;
-		free(p);
-		return NULL;
-	}
-	if (++c->calls == c->fail_at)
-		return NULL;
-	c->live++;
-	return calloc(1, n);
-}
 
 /*
  * A placement and a utilization window with allocation fail_at failing (0:
@@ -298,7 +275,7 @@ static int
 nomem_run(long fail_at, long *calls, long *live)
 {
 	const at_profile *p = at_profile_by_name("seren");
-	counted		c = {0, fail_at, 0};
+	tap_counted c = {0, fail_at, 0};
 	at_placement *pl = NULL;
 	at_util_trace *u = NULL;
 	at_placement_event ev;
@@ -308,7 +285,7 @@ nomem_run(long fail_at, long *calls, long *live)
 	int			empty,
 				failed = 0;
 
-	if (at_placement_create(counted_mem, &c, p, 400, 1, &pl) != AT_SCHED_OK)
+	if (at_placement_create(tap_counted_mem, &c, p, 400, 1, &pl) != AT_SCHED_OK)
 		failed = 1;
 	else
 	{
@@ -317,7 +294,7 @@ nomem_run(long fail_at, long *calls, long *live)
 		failed |= st != AT_SCHED_OK;
 		at_placement_destroy(pl);
 	}
-	if (at_util_trace_create(counted_mem, &c, p, 400, 1, "SM_ACTIVE", p->epoch + 3600, 15, 40, 0.1, &u, &st) != 0)
+	if (at_util_trace_create(tap_counted_mem, &c, p, 400, 1, "SM_ACTIVE", p->epoch + 3600, 15, 40, 0.1, &u, &st) != 0)
 		failed = 1;
 	else
 	{

@@ -1,0 +1,68 @@
+-- Job durations predicted at submit time from users' histories
+-- (acmetrace.predict_history) and scored (acmetrace.prediction_error).
+\getenv abs_srcdir PG_ABS_SRCDIR
+\i :abs_srcdir/test/regress_preamble.sql
+
+-- A trace with a planted rule: the run time is set by the user and the
+-- type (times a noise of about 30%), jobs a minute apart.
+BEGIN;
+SET LOCAL acmetrace.cluster = 'planted';
+INSERT INTO acmetrace.trace_seren (job_id, "user", node_num, gpu_num, cpu_num, type, state,
+                                   submit_time, start_time, end_time, duration, queue, gpu_time)
+SELECT i::text, 'u' || u, 1, g, 8 * g, t, 'COMPLETED', s, s, s + make_interval(secs => run), run, 0, run * g
+  FROM (SELECT i, u, t, g, timestamptz '2023-07-01 00:00+00' + i * interval '1 minute' AS s,
+               round(exp(1 + 3 * ((hashint4(u) & 1023) / 1023.0))          -- per user
+                     * CASE t WHEN 'Eval' THEN 30 WHEN 'SFT' THEN 600 ELSE 9000 END
+                     * exp(0.3 * (((hashint4(i * 7 + 1) & 65535) / 65535.0) - 0.5) * 3.4)) AS run
+          FROM (SELECT i, i * 7919 % 40 AS u, (ARRAY['Eval', 'SFT', 'Pretrain'])[1 + i * 104729 % 3] AS t,
+                       1 << (i * 31 % 4) AS g
+                  FROM generate_series(1, 12000) i) x) y;
+COMMIT;
+
+SELECT count(*) AS jobs, count(predicted_s) AS predicted,
+       count(*) FILTER (WHERE basis = 'user, type and GPUs') AS from_user_type_gpus,
+       min(submit_time) = (SELECT min(submit_time) FROM acmetrace.jobs WHERE cluster = 'planted') AS first_kept
+  FROM acmetrace.predict_history('planted');
+SELECT job_id, type, gpu_num, run_s, predicted_s, basis
+  FROM acmetrace.predict_history('planted') ORDER BY submit_time LIMIT 4;
+
+-- Only jobs ended by the submit time: no job's own run, nor later ones.
+SELECT count(*) AS predicted_from_the_future
+  FROM acmetrace.predict_history('planted', 1) p
+ WHERE p.basis IS NOT NULL
+   AND NOT EXISTS (SELECT 1 FROM acmetrace.jobs j
+                    WHERE j.cluster = 'planted' AND j.end_time <= p.submit_time);
+
+-- Scored on the second half: the history beats both medians.
+SELECT * FROM acmetrace.prediction_error('planted', '2023-07-05 04:00+00');
+SELECT (SELECT mae_log FROM acmetrace.prediction_error('planted', '2023-07-05 04:00+00') WHERE type IS NULL AND method = 'history')
+     < (SELECT mae_log FROM acmetrace.prediction_error('planted', '2023-07-05 04:00+00') WHERE type IS NULL AND method = 'global median')
+       AS history_beats_global_median;
+-- Any model's predictions: a table of job_id and predicted_s.
+CREATE TABLE perfect AS SELECT job_id, run_s AS predicted_s FROM acmetrace.jobs WHERE cluster = 'planted';
+SELECT method, jobs, mae_log, within_2x_pct
+  FROM acmetrace.prediction_error('planted', '2023-07-05 04:00+00', 'perfect') WHERE type IS NULL;
+-- and the predictions drive a replay
+SELECT count(*) AS replayed FROM acmetrace.replay('planted', 'sjf', 64, predictions => 'perfect');
+DROP TABLE perfect;
+
+-- Arguments.
+SELECT * FROM acmetrace.predict_history(NULL);
+\echo :LAST_ERROR_SQLSTATE
+SELECT * FROM acmetrace.predict_history('nope');
+\echo :LAST_ERROR_SQLSTATE
+SELECT * FROM acmetrace.predict_history('planted', 0);
+\echo :LAST_ERROR_SQLSTATE
+SELECT * FROM acmetrace.predict_history('planted', NULL);
+\echo :LAST_ERROR_SQLSTATE
+SELECT * FROM acmetrace.prediction_error('planted', NULL);
+\echo :LAST_ERROR_SQLSTATE
+SELECT * FROM acmetrace.prediction_error('planted', 'infinity');
+\echo :LAST_ERROR_SQLSTATE
+SELECT * FROM acmetrace.prediction_error(NULL, now());
+\echo :LAST_ERROR_SQLSTATE
+-- a split before every job: nothing trains the medians, only history scores
+SELECT method, jobs FROM acmetrace.prediction_error('planted', '2000-01-01') WHERE type IS NULL;
+
+DROP EXTENSION acmetrace;
+DROP SCHEMA acmetrace;

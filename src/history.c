@@ -1,0 +1,132 @@
+/*
+ * history.c: fmgr glue of the users'-history duration predictor
+ * (src/core/history.c): a cluster's GPU jobs in submit order through SPI,
+ * each predicted from the jobs that had ended by its submit time.
+ */
+#include "postgres.h"
+
+#include "catalog/pg_type.h"
+#include "executor/spi.h"
+#include "fmgr.h"
+#include "funcapi.h"
+#include "miscadmin.h"
+#include "utils/builtins.h"
+#include "utils/timestamp.h"
+#include "utils/tuplestore.h"
+
+#include "glue.h"
+#include "history.h"
+
+PG_FUNCTION_INFO_V1(acmetrace_history_predictions);
+
+static int64
+unix_s(TimestampTz t)
+{
+	return t / USECS_PER_SEC - (t % USECS_PER_SEC < 0 ? 1 : 0);
+}
+
+/*
+ * acmetrace_internal.history_predictions(cluster text, last_jobs int)
+ *   -> TABLE (job_id text, type text, gpu_num int, submit_time timestamptz,
+ *             run_s float8, predicted_s float8, level int)
+ * STRICT; the public acmetrace.predict_history checks and rounds.
+ */
+Datum
+acmetrace_history_predictions(PG_FUNCTION_ARGS)
+{
+	ReturnSetInfo *rsinfo = (ReturnSetInfo *) fcinfo->resultinfo;
+	text	   *cluster = PG_GETARG_TEXT_PP(0);
+	int32		window = PG_GETARG_INT32(1);
+	Oid			argtypes[1] = {TEXTOID};
+	Datum		args[1];
+	Portal		portal;
+	at_history *h;
+	MemoryContext outer = CurrentMemoryContext;
+
+	if (window < 1 || window > AT_HISTORY_MAX_WINDOW)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("last_jobs must be between 1 and %d, got %d", AT_HISTORY_MAX_WINDOW, window)));
+	InitMaterializedSRF(fcinfo, 0);
+	if (at_history_create(at_cxt_mem, outer, window, &h) != 0)
+		elog(ERROR, "at_history_create failed");
+	if (SPI_connect() != SPI_OK_CONNECT)
+		elog(ERROR, "SPI_connect failed");
+	args[0] = PointerGetDatum(cluster);
+	portal = SPI_cursor_open_with_args(NULL,
+									   "SELECT job_id, user_id, type, gpu_num, submit_time, start_time, end_time "
+									   "FROM acmetrace.jobs WHERE cluster = $1 AND gpu_num > 0 AND submit_time IS NOT NULL "
+									   "ORDER BY submit_time, job_id",
+									   1, argtypes, args, NULL, true, 0);
+	for (;;)
+	{
+		SPI_cursor_fetch(portal, true, 10000);
+		if (SPI_processed == 0)
+			break;
+		for (uint64 r = 0; r < SPI_processed; r++)
+		{
+			HeapTuple	tup = SPI_tuptable->vals[r];
+			TupleDesc	td = SPI_tuptable->tupdesc;
+			bool		null_start,
+						null_end,
+						isnull;
+			char	   *user = SPI_getvalue(tup, td, 2);
+			char	   *type = SPI_getvalue(tup, td, 3);
+			int32		gpus = DatumGetInt32(SPI_getbinval(tup, td, 4, &isnull));
+			TimestampTz submit = DatumGetTimestampTz(SPI_getbinval(tup, td, 5, &isnull));
+			TimestampTz start = DatumGetTimestampTz(SPI_getbinval(tup, td, 6, &null_start));
+			TimestampTz end = DatumGetTimestampTz(SPI_getbinval(tup, td, 7, &null_end));
+			at_history_key k;
+			double		pred = 0;
+			int			level;
+			Datum		values[7];
+			bool		nulls[7] = {false};
+			MemoryContext spi;
+
+			CHECK_FOR_INTERRUPTS();
+			if (TIMESTAMP_NOT_FINITE(submit) || (!null_start && TIMESTAMP_NOT_FINITE(start)) ||
+				(!null_end && TIMESTAMP_NOT_FINITE(end)))
+				ereport(ERROR,
+						(errcode(ERRCODE_DATETIME_VALUE_OUT_OF_RANGE),
+						 errmsg("job %s has an infinite time", SPI_getvalue(tup, td, 1))));
+			k.user = user ? at_history_hash(user, strlen(user)) : 0;
+			k.type = type ? at_history_hash(type, strlen(type)) : 0;
+			k.gpus = gpus;
+			level = at_history_predict(h, &k, unix_s(submit), &pred);
+			if (level == -2)
+				ereport(ERROR, (errcode(ERRCODE_OUT_OF_MEMORY), errmsg("out of memory")));
+
+			spi = MemoryContextSwitchTo(outer);
+			values[0] = CStringGetTextDatum(SPI_getvalue(tup, td, 1));
+			if (type)
+				values[1] = CStringGetTextDatum(type);
+			else
+				nulls[1] = true;
+			values[2] = Int32GetDatum(gpus);
+			values[3] = TimestampTzGetDatum(submit);
+			if (!null_start && !null_end)
+				values[4] = Float8GetDatum((double) (end - start) / USECS_PER_SEC);
+			else
+				nulls[4] = true;
+			if (level >= 0)
+			{
+				values[5] = Float8GetDatum(pred);
+				values[6] = Int32GetDatum(level);
+			}
+			else
+				nulls[5] = nulls[6] = true;
+			tuplestore_putvalues(rsinfo->setResult, rsinfo->setDesc, values, nulls);
+			MemoryContextSwitchTo(spi);
+
+			/* known to the jobs submitted from its end on */
+			if (!null_start && !null_end && end >= start &&
+				!at_history_ended(h, &k, unix_s(end), (double) (end - start) / USECS_PER_SEC))
+				ereport(ERROR, (errcode(ERRCODE_OUT_OF_MEMORY), errmsg("out of memory")));
+		}
+		SPI_freetuptable(SPI_tuptable);
+	}
+	SPI_cursor_close(portal);
+	SPI_finish();
+	at_history_destroy(h);
+	return (Datum) 0;
+}

@@ -1,0 +1,166 @@
+/*
+ * test_history.c: the users'-history predictor learns a planted rule
+ * (durations set by user and type), uses only jobs ended by the submit
+ * time, falls back level by level, keeps its window, survives every
+ * allocation failing.
+ */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "history.h"
+#include "rng.h"
+#include "tap.h"
+
+static at_history_key
+key(int user, int type, int gpus)
+{
+	at_history_key k;
+
+	k.user = user + 1;
+	k.type = type + 1;
+	k.gpus = gpus;
+	return k;
+}
+
+static int
+cmp_double(const void *a, const void *b)
+{
+	double		x = *(const double *) a,
+				y = *(const double *) b;
+
+	return (x > y) - (x < y);
+}
+
+
+/* The planted trace, predicted job by job; the failure, or 0. */
+static int
+planted(at_mem_fn mem, void *ctx, double *mae_history, double *mae_global, int *levels)
+{
+	enum
+	{
+		N = 20000
+	};
+	static double truth[N],
+				sorted[N];
+	at_history *h;
+	at_rng		r;
+	double		base[40],
+				mult[3] = {30, 600, 9000},
+				err = 0,
+				gerr = 0,
+				median;
+	int			scored = 0;
+
+	if (at_history_create(mem, ctx, 10, &h) != 0)
+		return 1;
+	at_rng_seed(&r, 5);
+	for (int u = 0; u < 40; u++)
+		base[u] = exp(3.0 * at_rng_uniform(&r));
+	memset(levels, 0, sizeof(int) * (AT_HISTORY_LEVELS + 1));
+	for (int i = 0; i < N; i++)
+	{
+		int			u = (int) (40 * at_rng_uniform(&r)),
+					t = (int) (3 * at_rng_uniform(&r)),
+					g = 1 << (int) (4 * at_rng_uniform(&r));
+		at_history_key k = key(u, t, g);
+		double		run = base[u] * mult[t] * exp(0.3 * at_rng_normal(&r)),
+					pred;
+		int			l = at_history_predict(h, &k, (int64_t) i * 60, &pred);
+
+		if (l == -2 || !at_history_ended(h, &k, (int64_t) i * 60 + (int64_t) run, run))
+		{
+			at_history_destroy(h);
+			return 2;
+		}
+		levels[l + 1]++;
+		truth[i] = run;
+		if (i >= N / 2 && l >= 0)
+		{
+			err += fabs(log(pred) - log(run));
+			scored++;
+		}
+	}
+	/* the baseline: the median of the first half, for the second */
+	memcpy(sorted, truth, sizeof(double) * (N / 2));
+	qsort(sorted, N / 2, sizeof(double), cmp_double);
+	median = sorted[N / 4];
+	for (int i = N / 2; i < N; i++)
+		gerr += fabs(log(median) - log(truth[i]));
+	*mae_history = err / scored;
+	*mae_global = gerr / (N - N / 2);
+	at_history_destroy(h);
+	return 0;
+}
+
+void
+test_history(void)
+{
+	at_history *h;
+	at_history_key a = key(1, 1, 8);
+	double		pred = 0,
+				mh,
+				mg;
+	int			l,
+				levels[AT_HISTORY_LEVELS + 1];
+
+	CHECK(planted(tap_mem, NULL, &mh, &mg, levels) == 0 && mh < 0.5 * mg,
+		  "history: planted rule, mean |log error| %.3f against the global median's %.3f", mh, mg);
+	CHECK(levels[0] < 100 && levels[1] > 15000, "history: most predictions from the same user, type and GPUs (%d), %d before any job ended",
+		  levels[1], levels[0]);
+
+	at_history_create(tap_mem, NULL, 2, &h);
+	l = at_history_predict(h, &a, 0, &pred);
+	CHECK(l == -1, "history: nothing ended, no prediction");
+	at_history_ended(h, &a, 100, 50);
+	l = at_history_predict(h, &a, 99, &pred);
+	CHECK(l == -1, "history: a job ending after the submit time is not known yet");
+	l = at_history_predict(h, &a, 100, &pred);
+	CHECK(l == 0 && fabs(pred - 50) < 1e-9, "history: known from its end on (%.1f)", pred);
+	at_history_ended(h, &a, 200, 5000);
+	at_history_ended(h, &a, 300, 500000);
+	l = at_history_predict(h, &a, 300, &pred);
+	CHECK(l == 0 && fabs(pred - 50000) < 1e-6, "history: the window keeps the last 2, geometric mean %.1f", pred);
+	{
+		at_history_key other_gpus = key(1, 1, 16),
+					other_type = key(1, 2, 8),
+					other_user = key(7, 1, 8),
+					stranger = key(7, 9, 1);
+
+		CHECK(at_history_predict(h, &other_gpus, 300, &pred) == 1, "history: other GPUs, same user and type: level 1");
+		CHECK(at_history_predict(h, &other_type, 300, &pred) == 2, "history: other type, same user: level 2");
+		CHECK(at_history_predict(h, &other_user, 300, &pred) == 3, "history: other user, same type: level 3");
+		CHECK(at_history_predict(h, &stranger, 300, &pred) == 4 && fabs(pred - 50000) < 1e-6,
+			  "history: nothing in common: every job, level 4");
+	}
+	at_history_ended(h, &a, 400, 0);
+	at_history_ended(h, &a, 400, 0.2);
+	CHECK(at_history_predict(h, &a, 400, &pred) == 0 && fabs(pred - 1) < 1e-9,
+		  "history: runs under a second count as one second (%.3f)", pred);
+	at_history_destroy(h);
+	CHECK(at_history_create(tap_mem, NULL, 0, &h) == -1 && h == NULL, "history: window 0 refused");
+	CHECK(at_history_create(tap_mem, NULL, AT_HISTORY_MAX_WINDOW + 1, &h) == -1, "history: window over the maximum refused");
+
+	/* every allocation failing in turn */
+	{
+		tap_counted c = {0, 0, 0};
+		long		total;
+		int			ok = 1,
+					failures = 0,
+					runs = 0;
+
+		ok = planted(tap_counted_mem, &c, &mh, &mg, levels) == 0 && c.live == 0;
+		total = c.calls;
+		for (long k = 1; k <= total; k += 1 + total / 200)
+		{
+			tap_counted f = {0, k, 0};
+
+			failures += planted(tap_counted_mem, &f, &mh, &mg, levels) != 0;
+			runs++;
+			if (f.live != 0)
+				ok = 0;
+		}
+		CHECK(ok && failures == runs && total > 10, "history: out of memory at %d of %ld allocations: an error each time, no leak",
+			  runs, total);
+	}
+}
