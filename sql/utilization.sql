@@ -154,5 +154,25 @@ SELECT acmetrace.bins(acmetrace.samples_between(b.samples, '2023-07-01 10:00+00'
 -- The blocks are the only copy: utilization_lines stays empty.
 SELECT count(*) AS staged FROM acmetrace.utilization_lines;
 
+-- drop_cluster deletes a cluster's samples with its jobs; a cluster of
+-- samples only can be dropped too; other clusters keep theirs.
+SELECT cluster, count(*) AS blocks FROM acmetrace.utilization_blocks GROUP BY cluster ORDER BY cluster;
+SELECT EXISTS (SELECT 1 FROM acmetrace.clusters WHERE cluster = 'big') AS big_registered;
+SELECT acmetrace.drop_cluster('big') AS jobs_dropped;
+SELECT acmetrace.drop_cluster('seren') AS jobs_dropped;
+SELECT cluster, count(*) AS blocks FROM acmetrace.utilization_blocks GROUP BY cluster ORDER BY cluster;
+SELECT acmetrace.drop_cluster('big');
+\echo :LAST_ERROR_SQLSTATE
+-- a cluster with jobs and samples: both go
+SELECT acmetrace.load_generated('both', 'seren', 50, 1);
+BEGIN;
+SET LOCAL acmetrace.cluster = 'both';
+SET LOCAL acmetrace.metric = 'GPU_UTIL';
+INSERT INTO acmetrace.utilization_lines SELECT * FROM acmetrace.generate_util(3, 10, 1);
+COMMIT;
+SELECT count(*) AS both_blocks FROM acmetrace.utilization_blocks WHERE cluster = 'both';
+SELECT acmetrace.drop_cluster('both') AS jobs_dropped;
+SELECT count(*) AS both_blocks_left FROM acmetrace.utilization_blocks WHERE cluster = 'both';
+
 DISCARD TEMP;
 DROP EXTENSION acmetrace;

@@ -504,6 +504,15 @@ restart_push(at_generate_jobs *g, restart x)
 	return restart_heap_push(g->mem, g->ctx, &g->restarts, x);
 }
 
+/* Attempts of a run: geometric with mean a (1 when a <= 1), at most MAX_ATTEMPTS. */
+static int
+draw_attempts(at_rng *r, double a)
+{
+	if (!(a > 1))
+		return 1;
+	return 1 + (int) fmin(floor(log(at_rng_uniform(r)) / log(1 - 1 / a)), MAX_ATTEMPTS - 1);
+}
+
 bool
 at_generate_jobs_next(at_generate_jobs *g, at_job *job, at_sched_status *status)
 {
@@ -563,7 +572,7 @@ at_generate_jobs_next(at_generate_jobs *g, at_job *job, at_sched_status *status)
 				/* a team's next run goes to the scheduler */
 				const at_type_profile *tp = &p->types[AT_TYPE_PRETRAIN];
 				double		a = tp->restarts;
-				int			attempts = a > 1 ? 1 + (int) fmin(floor(log(at_rng_uniform(r)) / log(1 - 1 / a)), MAX_ATTEMPTS - 1) : 1;
+				int			attempts = draw_attempts(r, a);
 
 				if (x.t > g->last_submit)
 					g->last_submit = x.t;
@@ -631,7 +640,7 @@ at_generate_jobs_next(at_generate_jobs *g, at_job *job, at_sched_status *status)
 			/* geometric with mean b: the rest of the batch follows */
 			g->batch_left = b > 1 ? (int64_t) floor(log(at_rng_uniform(r)) / log(1 - 1 / b)) : 0;
 			/* geometric with mean a: the attempts of the run */
-			attempts = a > 1 ? 1 + (int) fmin(floor(log(at_rng_uniform(r)) / log(1 - 1 / a)), MAX_ATTEMPTS - 1) : 1;
+			attempts = draw_attempts(r, a);
 			if ((*status = gpu_job(g, g->batch_type, user, id, (int64_t) t,
 								   at_rng_pick(r, tp->size, AT_NGPU_SIZES), attempts, tp->batch > 1, -1)) != AT_SCHED_OK)
 				return false;

@@ -81,6 +81,13 @@ check_eq "header shows the acmetrace version" \
 for h in 'Cluster summary' 'Job types' 'Final state by job type' 'GPUs per job by type' 'GPU time lost per job type' 'Queueing delay percentiles' 'Audit'; do
     grep -q "<h3>$h" "$H" && ok "table: $h" || bad "table missing: $h"
 done
+for h in 'Run times predicted at submit time' 'Queueing delay of GPU jobs replayed under other policies'; do
+    check_eq "table for both clusters: $h" "$(grep -c "<h3>$h" "$H")" 2
+done
+# the replay table: the recorded row and the four policies, each with a mean
+check_eq "replay rows with a mean queue" \
+    "$(sed -n '/<h3>Queueing delay of GPU jobs replayed/,/<\/table>/p' "$H" | tr -d '\n' | sed -E 's/>[[:space:]]+</></g' |
+       grep -oE '<td align="left">(recorded|fifo|fifo \+ backfill|priority by type \+ backfill|shortest first \(recorded runs\) \+ backfill)</td><td align="right">[0-9.]+</td>' | wc -l)" 10
 check_eq "failure taxonomy only for the cluster with reasons" "$(grep -c '<h3>Failure taxonomy' "$H")" 1
 grep -q '<td align="left">NVLink error</td>' "$H" && ok "failure taxonomy lists the reasons" || bad "failure taxonomy lacks NVLink error"
 if [ "$(q -c "SELECT count(*) FROM pg_proc WHERE proname = 'trace_comparison'")" = 1 ]; then

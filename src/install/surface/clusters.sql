@@ -13,13 +13,17 @@ AS $$
 DECLARE
     n bigint;
 BEGIN
-    PERFORM acmetrace_internal.one_cluster(cluster, 'drop_cluster');
+    -- a cluster of utilization samples only has no registration: it counts as loaded
+    IF cluster IS NULL OR NOT EXISTS (SELECT 1 FROM acmetrace.utilization_blocks b WHERE b.cluster = drop_cluster.cluster) THEN
+        PERFORM acmetrace_internal.one_cluster(cluster, 'drop_cluster');
+    END IF;
     PERFORM acmetrace_internal.changing(cluster);
     DELETE FROM acmetrace.jobs j WHERE j.cluster = drop_cluster.cluster;
     GET DIAGNOSTICS n = ROW_COUNT;
     DELETE FROM acmetrace.clusters c WHERE c.cluster = drop_cluster.cluster;
+    DELETE FROM acmetrace.utilization_blocks b WHERE b.cluster = drop_cluster.cluster;
     RETURN n;
 END
 $$;
 COMMENT ON FUNCTION acmetrace.drop_cluster(text) IS
-  'Deletes a cluster and all its jobs; returns the number of jobs deleted. Not loaded: 42704; NULL: 22004.';
+  'Deletes a cluster: its jobs, its registration and its utilization samples; returns the number of jobs deleted. Not loaded: 42704; NULL: 22004.';
