@@ -9,7 +9,7 @@
 . "$(dirname "$0")/lib.sh"
 if bash "$ROOT/bench/run" --jobs 20000 --util-rows 100000 --reps 1 --scale 5000,10000 \
         --multinode-jobs 20000 --multinode-util-samples 100000 \
-        --utilization-days 1 --utilization-series 50 \
+        --utilization-days 1 --utilization-series 50 --replay-jobs 20000 \
         --out "$OUT/BENCHMARKS.md" >"$OUT/bench.log" 2>&1; then
     ok "bench/run completes"
 else
@@ -48,6 +48,9 @@ check_eq "summaries: the cost at load, a load and an append" "$(grep -cE '^\| .*
 uq=$(section '^\| query \(GPU_UTIL\) \| days')
 check_eq "utilization at scale: four queries timed on both sides" "$(grep -cE '\| [0-9.]+ ms \| [0-9.]+ ms \| [0-9.]+x \|$' <<<"$uq")" "4"
 check_eq "utilization at scale: no failure" "$(grep -c 'bench/utilization failed' "$md")" "0"
+replay=$(section '^\| what \| method \| median ms \| jobs/s')
+check_eq "replay section between its markers" "$(grep -c '^<!-- replay:\(begin\|end\) -->$' "$md")" "2"
+check_eq "prediction and replay rows timed" "$(grep -cE '\| [0-9.]+ \| [0-9]+ \| ([0-9.]+ )?\|$' <<<"$replay")" "8"
 multinode=$(section '^\| analysis \| 1 node, median ms')
 check_eq "three-node section between its markers" "$(grep -c '^<!-- multinode:\(begin\|end\) -->$' "$md")" "2"
 check_eq "three-node analyses timed on both sides, outputs identical" \
