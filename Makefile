@@ -15,7 +15,7 @@ OBJS       = $(GLUE_SRCS:.c=.o) $(CORE_SRCS:.c=.o)
 # trace warehouse's tables (what holds data); surface/: its functions,
 # views and triggers (loaders, analyses, views), which hold no data and
 # are dropped and created again by an update.
-INSTALL_TYPES   = version sketch occupancy bins samples unpivot
+INSTALL_TYPES   = version sketch occupancy bins samples unpivot gbdt
 INSTALL_TRACE   = tables load philly failures utilization summaries
 INSTALL_SURFACE = settings checks bins occupancy clusters load philly export audit state_breakdown generate replay history \
                   utilization analyses failures compare summaries views triggers
@@ -25,10 +25,11 @@ INSTALL_PARTS = src/install/header.sql \
                 $(INSTALL_TRACE:%=src/install/trace/%.sql) \
                 $(SURFACE_PARTS)
 # The update from the last release: its hand-written part (types, tables,
-# data), the trace parts new since that release, then the surface as a
+# data), the type and trace parts new since that release, then the surface as a
 # fresh install creates it.  At release it is frozen into upgrade/
 # (upgrade/README.md).
 UPDATE_FROM = 0.3.0
+UPDATE_NEW_TYPES = src/install/types/gbdt.sql
 UPDATE_NEW_TRACE = src/install/trace/summaries.sql
 UPDATE_SCRIPT = acmetrace--$(UPDATE_FROM)--$(EXTVERSION).sql
 DATA_built = acmetrace--$(EXTVERSION).sql $(UPDATE_SCRIPT)
@@ -51,8 +52,8 @@ include $(PGXS)
 acmetrace--$(EXTVERSION).sql: $(INSTALL_PARTS) Makefile
 	cat $(INSTALL_PARTS) > $@
 
-$(UPDATE_SCRIPT): upgrade/$(UPDATE_FROM)--$(EXTVERSION).sql $(UPDATE_NEW_TRACE) $(SURFACE_PARTS) Makefile
-	cat upgrade/$(UPDATE_FROM)--$(EXTVERSION).sql $(UPDATE_NEW_TRACE) $(SURFACE_PARTS) > $@
+$(UPDATE_SCRIPT): upgrade/$(UPDATE_FROM)--$(EXTVERSION).sql $(UPDATE_NEW_TYPES) $(UPDATE_NEW_TRACE) $(SURFACE_PARTS) Makefile
+	cat upgrade/$(UPDATE_FROM)--$(EXTVERSION).sql $(UPDATE_NEW_TYPES) $(UPDATE_NEW_TRACE) $(SURFACE_PARTS) > $@
 
 # Every part under src/install/ must be listed above.
 .PHONY: check-install-parts
@@ -110,7 +111,7 @@ FUZZ_RUNS    ?= 20000
 FUZZ_CFLAGS   = -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all \
                 -Wall -Wextra -Werror -Isrc/core
 FUZZ_TARGETS  = sketch_text sketch_decode occupancy_text occupancy_binary occupancy_state_text unpivot bins bins_state \
-                samples_decode summary scheduler
+                samples_decode summary scheduler gbdt_decode
 FUZZ_BINS     = $(FUZZ_TARGETS:%=test/fuzz/fuzz_%)
 
 # each harness links only the core file it fuzzes
@@ -121,11 +122,12 @@ test/fuzz/fuzz_bins test/fuzz/fuzz_bins_state: src/core/bins.c
 test/fuzz/fuzz_samples_decode: src/core/samples.c
 test/fuzz/fuzz_summary: src/core/summary.c src/core/value_counts.c
 test/fuzz/fuzz_scheduler: src/core/scheduler.c
+test/fuzz/fuzz_gbdt_decode: src/core/gbdt.c
 $(FUZZ_BINS): test/fuzz/fuzz_%: test/fuzz/fuzz_%.c $(wildcard src/core/*.h test/fuzz/*.h)
 	$(FUZZ_CC) $(FUZZ_CFLAGS) -o $@ $(filter %.c,$^) -lm
 
 test/fuzz/make_seeds: test/fuzz/make_seeds.c src/core/sketch.c src/core/occupancy.c src/core/bins.c \
-                      src/core/samples.c src/core/rng.c $(wildcard src/core/*.h)
+                      src/core/samples.c src/core/rng.c src/core/gbdt.c $(wildcard src/core/*.h)
 	$(CC) -std=c99 -O1 -g -Wall -Wextra -Werror -Isrc/core -o $@ $(filter %.c,$^) -lm
 
 .PHONY: fuzz fuzz-build fuzz-seeds fuzz-coverage fuzz-clean

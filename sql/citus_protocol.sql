@@ -49,7 +49,10 @@ INSERT INTO cases VALUES
   ('samples_bins_at', 'acmetrace.bins_at(acmetrace.samples, float8[])', 'blocks', $$s, '{0,1,50,99,100}'$$),
   ('samples_cdf_at', 'acmetrace.cdf_at(acmetrace.samples, float8[])', 'blocks', $$s, '{0,1,50,99}'$$),
   ('samples_sketch', 'acmetrace.delay_sketch_agg(acmetrace.samples)', 'blocks', 's'),
-  ('samples_sketch_err', 'acmetrace.delay_sketch_agg(acmetrace.samples, float8)', 'blocks', 's, 0.02');
+  ('samples_sketch_err', 'acmetrace.delay_sketch_agg(acmetrace.samples, float8)', 'blocks', 's, 0.02'),
+  ('gbdt_train', 'acmetrace.gbdt_train(float8[], float8)', 'rows', 'ARRAY[gpu_num, wait_s], ln(greatest(run_s, 1))'),
+  ('gbdt_train_params', 'acmetrace.gbdt_train(float8[], float8, integer, integer, float8)', 'rows',
+   'ARRAY[gpu_num, wait_s, extract(hour FROM start_time)], ln(greatest(run_s, 1)), 20, 3, 0.3');
 
 -- Every aggregate of the extension is a case here (no rows: none missing).
 SELECT a.aggfnoid::regprocedure AS not_covered

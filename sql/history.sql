@@ -38,6 +38,23 @@ SELECT * FROM acmetrace.prediction_error('planted', '2023-07-05 04:00+00');
 SELECT (SELECT mae_log FROM acmetrace.prediction_error('planted', '2023-07-05 04:00+00') WHERE type IS NULL AND method = 'history')
      < (SELECT mae_log FROM acmetrace.prediction_error('planted', '2023-07-05 04:00+00') WHERE type IS NULL AND method = 'global median')
        AS history_beats_global_median;
+-- The boosted trees on the jobs' features (acmetrace.job_features),
+-- trained on the first half: at least 10 points more within 2x than the
+-- per-type median, and the history beats the global median.
+SELECT * FROM acmetrace.prediction_error('planted', '2023-07-05 04:00+00', methods => '{history,gbdt}')
+ WHERE type IS NULL;
+SELECT max(within_2x_pct) FILTER (WHERE method = 'gbdt') - max(within_2x_pct) FILTER (WHERE method = 'type median') >= 10
+         AS gbdt_10_points_over_type_median,
+       max(within_2x_pct) FILTER (WHERE method = 'history') > max(within_2x_pct) FILTER (WHERE method = 'global median')
+         AS history_over_global_median
+  FROM acmetrace.prediction_error('planted', '2023-07-05 04:00+00', methods => '{history,gbdt}', rounds => 50, depth => 5)
+ WHERE type IS NULL;
+SELECT count(*) AS jobs, count(*) FILTER (WHERE in_training) AS trained_on, count(predicted_s) AS predicted,
+       bool_and(in_training = (submit_time < '2023-07-05 04:00+00')) AS split_respected
+  FROM acmetrace.predict_gbdt('planted', '2023-07-05 04:00+00', rounds => 20);
+SELECT array_length(acmetrace.job_feature_names(), 1) = min(cardinality(features)) AS names_match,
+       count(*) FILTER (WHERE features[6] = 'NaN') AS without_own_history
+  FROM acmetrace.job_features('planted');
 -- Any model's predictions: a table of job_id and predicted_s.
 CREATE TABLE perfect AS SELECT job_id, run_s AS predicted_s FROM acmetrace.jobs WHERE cluster = 'planted';
 SELECT method, jobs, mae_log, within_2x_pct
@@ -61,6 +78,19 @@ SELECT * FROM acmetrace.prediction_error('planted', 'infinity');
 \echo :LAST_ERROR_SQLSTATE
 SELECT * FROM acmetrace.prediction_error(NULL, now());
 \echo :LAST_ERROR_SQLSTATE
+SELECT * FROM acmetrace.prediction_error('planted', now(), methods => '{history,forest}');
+\echo :LAST_ERROR_SQLSTATE
+SELECT * FROM acmetrace.predict_gbdt('planted', NULL);
+\echo :LAST_ERROR_SQLSTATE
+SELECT * FROM acmetrace.job_features('planted', 0);
+\echo :LAST_ERROR_SQLSTATE
+-- parameters are checked even when no prediction is read
+SELECT count(*) FROM acmetrace.predict_gbdt('planted', now(), rounds => 0);
+\echo :LAST_ERROR_SQLSTATE
+SELECT count(*) FROM acmetrace.predict_gbdt('planted', now(), depth => NULL);
+\echo :LAST_ERROR_SQLSTATE
+-- a split before every job: no model, no prediction
+SELECT count(*) AS jobs, count(predicted_s) AS predicted FROM acmetrace.predict_gbdt('planted', '2000-01-01');
 -- a split before every job: nothing trains the medians, only history scores
 SELECT method, jobs FROM acmetrace.prediction_error('planted', '2000-01-01') WHERE type IS NULL;
 

@@ -10,7 +10,9 @@
 #include "fmgr.h"
 #include "funcapi.h"
 #include "miscadmin.h"
+#include "utils/array.h"
 #include "utils/builtins.h"
+#include "utils/float.h"
 #include "utils/timestamp.h"
 #include "utils/tuplestore.h"
 
@@ -18,6 +20,7 @@
 #include "history.h"
 
 PG_FUNCTION_INFO_V1(acmetrace_history_predictions);
+PG_FUNCTION_INFO_V1(acmetrace_history_features);
 
 static int64
 unix_s(TimestampTz t)
@@ -25,14 +28,16 @@ unix_s(TimestampTz t)
 	return t / USECS_PER_SEC - (t % USECS_PER_SEC < 0 ? 1 : 0);
 }
 
+#define FEATURES (5 + 2 * AT_HISTORY_LEVELS - 1)
+
 /*
- * acmetrace_internal.history_predictions(cluster text, last_jobs int)
- *   -> TABLE (job_id text, type text, gpu_num int, submit_time timestamptz,
- *             run_s float8, predicted_s float8, level int)
- * STRICT; the public acmetrace.predict_history checks and rounds.
+ * One ordered pass over a cluster's GPU jobs: each predicted (features
+ * false: run_s, predicted_s and level) or described by what is known at
+ * its submit time (features true: run_s and a float8[] of FEATURES, see
+ * acmetrace.job_feature_names), then counted from its end on.
  */
-Datum
-acmetrace_history_predictions(PG_FUNCTION_ARGS)
+static Datum
+history_scan(FunctionCallInfo fcinfo, bool features)
 {
 	ReturnSetInfo *rsinfo = (ReturnSetInfo *) fcinfo->resultinfo;
 	text	   *cluster = PG_GETARG_TEXT_PP(0);
@@ -53,10 +58,15 @@ acmetrace_history_predictions(PG_FUNCTION_ARGS)
 	if (SPI_connect() != SPI_OK_CONNECT)
 		elog(ERROR, "SPI_connect failed");
 	args[0] = PointerGetDatum(cluster);
+	/* hour and weekday of submission in the cluster's own time zone */
 	portal = SPI_cursor_open_with_args(NULL,
-									   "SELECT job_id, user_id, type, gpu_num, submit_time, start_time, end_time "
-									   "FROM acmetrace.jobs WHERE cluster = $1 AND gpu_num > 0 AND submit_time IS NOT NULL "
-									   "ORDER BY submit_time, job_id",
+									   "SELECT j.job_id, j.user_id, j.type, j.gpu_num, j.submit_time, j.start_time, j.end_time, "
+									   "j.node_num::float8, j.cpu_num::float8, "
+									   "extract(hour FROM j.submit_time AT TIME ZONE coalesce(c.time_zone, 'UTC'))::float8, "
+									   "extract(isodow FROM j.submit_time AT TIME ZONE coalesce(c.time_zone, 'UTC'))::float8 "
+									   "FROM acmetrace.jobs j LEFT JOIN acmetrace.clusters c ON c.cluster = j.cluster "
+									   "WHERE j.cluster = $1 AND j.gpu_num > 0 AND j.submit_time IS NOT NULL "
+									   "ORDER BY j.submit_time, j.job_id",
 									   1, argtypes, args, NULL, true, 0);
 	for (;;)
 	{
@@ -78,9 +88,10 @@ acmetrace_history_predictions(PG_FUNCTION_ARGS)
 			TimestampTz end = DatumGetTimestampTz(SPI_getbinval(tup, td, 7, &null_end));
 			at_history_key k;
 			double		pred = 0;
-			int			level;
+			int			level = 0;
 			Datum		values[7];
 			bool		nulls[7] = {false};
+			Datum		f[FEATURES];
 			MemoryContext spi;
 
 			CHECK_FOR_INTERRUPTS();
@@ -92,9 +103,32 @@ acmetrace_history_predictions(PG_FUNCTION_ARGS)
 			k.user = user ? at_history_hash(user, strlen(user)) : 0;
 			k.type = type ? at_history_hash(type, strlen(type)) : 0;
 			k.gpus = gpus;
-			level = at_history_predict(h, &k, unix_s(submit), &pred);
-			if (level == -2)
-				ereport(ERROR, (errcode(ERRCODE_OUT_OF_MEMORY), errmsg("out of memory")));
+			if (features)
+			{
+				double		ml[AT_HISTORY_LEVELS];
+				int32_t		n[AT_HISTORY_LEVELS];
+
+				if (at_history_levels(h, &k, unix_s(submit), ml, n) != 0)
+					ereport(ERROR, (errcode(ERRCODE_OUT_OF_MEMORY), errmsg("out of memory")));
+				f[0] = Float8GetDatum((double) gpus);
+				/* node_num, cpu_num, hour, weekday: NULL is missing (NaN) */
+				for (int c = 0; c < 4; c++)
+				{
+					Datum		v = SPI_getbinval(tup, td, 8 + c, &isnull);
+
+					f[1 + c] = isnull ? Float8GetDatum(get_float8_nan()) : v;
+				}
+				for (int l = 0; l < AT_HISTORY_LEVELS; l++)
+					f[5 + l] = Float8GetDatum(ml[l]);
+				for (int l = 0; l < AT_HISTORY_LEVELS - 1; l++)
+					f[5 + AT_HISTORY_LEVELS + l] = Float8GetDatum((double) n[l]);
+			}
+			else
+			{
+				level = at_history_predict(h, &k, unix_s(submit), &pred);
+				if (level == -2)
+					ereport(ERROR, (errcode(ERRCODE_OUT_OF_MEMORY), errmsg("out of memory")));
+			}
 
 			spi = MemoryContextSwitchTo(outer);
 			values[0] = CStringGetTextDatum(SPI_getvalue(tup, td, 1));
@@ -102,19 +136,33 @@ acmetrace_history_predictions(PG_FUNCTION_ARGS)
 				values[1] = CStringGetTextDatum(type);
 			else
 				nulls[1] = true;
-			values[2] = Int32GetDatum(gpus);
-			values[3] = TimestampTzGetDatum(submit);
-			if (!null_start && !null_end)
-				values[4] = Float8GetDatum((double) (end - start) / USECS_PER_SEC);
-			else
-				nulls[4] = true;
-			if (level >= 0)
+			if (features)
 			{
-				values[5] = Float8GetDatum(pred);
-				values[6] = Int32GetDatum(level);
+				/* job_id, type, submit_time, run_s, features */
+				values[2] = TimestampTzGetDatum(submit);
+				if (!null_start && !null_end)
+					values[3] = Float8GetDatum((double) (end - start) / USECS_PER_SEC);
+				else
+					nulls[3] = true;
+				values[4] = PointerGetDatum(construct_array(f, FEATURES, FLOAT8OID, sizeof(float8),
+															FLOAT8PASSBYVAL, TYPALIGN_DOUBLE));
 			}
 			else
-				nulls[5] = nulls[6] = true;
+			{
+				values[2] = Int32GetDatum(gpus);
+				values[3] = TimestampTzGetDatum(submit);
+				if (!null_start && !null_end)
+					values[4] = Float8GetDatum((double) (end - start) / USECS_PER_SEC);
+				else
+					nulls[4] = true;
+				if (level >= 0)
+				{
+					values[5] = Float8GetDatum(pred);
+					values[6] = Int32GetDatum(level);
+				}
+				else
+					nulls[5] = nulls[6] = true;
+			}
 			tuplestore_putvalues(rsinfo->setResult, rsinfo->setDesc, values, nulls);
 			MemoryContextSwitchTo(spi);
 
@@ -129,4 +177,27 @@ acmetrace_history_predictions(PG_FUNCTION_ARGS)
 	SPI_finish();
 	at_history_destroy(h);
 	return (Datum) 0;
+}
+
+/*
+ * acmetrace_internal.history_predictions(cluster text, last_jobs int)
+ *   -> TABLE (job_id text, type text, gpu_num int, submit_time timestamptz,
+ *             run_s float8, predicted_s float8, level int)
+ * STRICT; the public acmetrace.predict_history checks and rounds.
+ */
+Datum
+acmetrace_history_predictions(PG_FUNCTION_ARGS)
+{
+	return history_scan(fcinfo, false);
+}
+
+/*
+ * acmetrace_internal.history_features(cluster text, last_jobs int)
+ *   -> TABLE (job_id text, type text, submit_time timestamptz, run_s float8, features float8[])
+ * STRICT; acmetrace.job_features checks its arguments.
+ */
+Datum
+acmetrace_history_features(PG_FUNCTION_ARGS)
+{
+	return history_scan(fcinfo, true);
 }

@@ -1,6 +1,6 @@
 /*
  * hex.h: the hexadecimal digits of the states' "v1:<hex>" text forms
- * (bins_state, occupancy_state), shared so both read and write them alike.
+ * (bins_state, occupancy_state, gbdt, gbdt_state), shared so both read and write them alike.
  */
 #ifndef ACMETRACE_HEX_H
 #define ACMETRACE_HEX_H

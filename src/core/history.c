@@ -248,16 +248,25 @@ fold(at_history *h, const ended *e)
 	return true;
 }
 
-int
-at_history_predict(at_history *h, const at_history_key *k, int64_t t, double *pred)
+/* Folds every job ended by t. */
+static bool
+catch_up(at_history *h, int64_t t)
 {
 	while (h->pending.n > 0 && h->pending.h[0].end <= t)
 	{
 		ended		e = ended_heap_pop(&h->pending);
 
 		if (!fold(h, &e))
-			return -2;
+			return false;
 	}
+	return true;
+}
+
+int
+at_history_predict(at_history *h, const at_history_key *k, int64_t t, double *pred)
+{
+	if (!catch_up(h, t))
+		return -2;
 	for (int l = 0; l < AT_HISTORY_LEVELS; l++)
 	{
 		at_history_key lk = level_key(k, l);
@@ -270,4 +279,21 @@ at_history_predict(at_history *h, const at_history_key *k, int64_t t, double *pr
 		}
 	}
 	return -1;
+}
+
+int
+at_history_levels(at_history *h, const at_history_key *k, int64_t t,
+				  double mean_log[AT_HISTORY_LEVELS], int32_t n[AT_HISTORY_LEVELS])
+{
+	if (!catch_up(h, t))
+		return -2;
+	for (int l = 0; l < AT_HISTORY_LEVELS; l++)
+	{
+		at_history_key lk = level_key(k, l);
+		int64_t		gi = find(h, &lk, l, false);
+
+		n[l] = gi >= 0 ? h->groups[gi].n : 0;
+		mean_log[l] = n[l] > 0 ? h->groups[gi].sum / n[l] : NAN;
+	}
+	return 0;
 }

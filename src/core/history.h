@@ -44,6 +44,14 @@ extern bool at_history_ended(at_history *h, const at_history_key *k, int64_t end
  */
 extern int	at_history_predict(at_history *h, const at_history_key *k, int64_t t, double *pred);
 
+/*
+ * Every level at once, for a job submitted at t (as at_history_predict):
+ * mean_log[l] the mean log run time of level l's window (NaN: no job yet),
+ * n[l] the jobs in that window.  0, or -2 out of memory.
+ */
+extern int	at_history_levels(at_history *h, const at_history_key *k, int64_t t,
+							  double mean_log[AT_HISTORY_LEVELS], int32_t n[AT_HISTORY_LEVELS]);
+
 /* 64-bit FNV-1a of a name, never 0 (0 is "none"). */
 extern uint64_t at_history_hash(const char *s, size_t len);
 

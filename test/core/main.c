@@ -14,6 +14,7 @@ main(void)
 	test_placement();
 	test_replay();
 	test_history();
+	test_gbdt();
 	test_generate_util();
 	test_generate_util_model();
 	test_occupancy();

@@ -62,6 +62,7 @@ void		test_scheduler(void);
 void		test_placement(void);
 void		test_replay(void);
 void		test_history(void);
+void		test_gbdt(void);
 void		test_occupancy(void);
 void		test_parse_value(void);
 void		test_sketch(void);

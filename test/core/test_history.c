@@ -132,6 +132,16 @@ test_history(void)
 		CHECK(at_history_predict(h, &other_user, 300, &pred) == 3, "history: other user, same type: level 3");
 		CHECK(at_history_predict(h, &stranger, 300, &pred) == 4 && fabs(pred - 50000) < 1e-6,
 			  "history: nothing in common: every job, level 4");
+		{
+			double		ml[AT_HISTORY_LEVELS];
+			int32_t		n[AT_HISTORY_LEVELS];
+			bool		ok = at_history_levels(h, &other_type, 300, ml, n) == 0;
+
+			/* other type: no group at levels 0, 1 and 3; the user's and everyone's windows hold 2 */
+			ok = ok && isnan(ml[0]) && isnan(ml[1]) && isnan(ml[3]) && n[0] == 0 && n[1] == 0 && n[3] == 0;
+			ok = ok && n[2] == 2 && n[4] == 2 && fabs(exp(ml[2]) - 50000) < 1e-6 && ml[2] == ml[4];
+			CHECK(ok, "history: every level at once, NaN and 0 where no job is known");
+		}
 	}
 	at_history_ended(h, &a, 400, 0);
 	at_history_ended(h, &a, 400, 0.2);

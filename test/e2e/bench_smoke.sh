@@ -50,7 +50,9 @@ check_eq "utilization at scale: four queries timed on both sides" "$(grep -cE '\
 check_eq "utilization at scale: no failure" "$(grep -c 'bench/utilization failed' "$md")" "0"
 replay=$(section '^\| what \| method \| median ms \| jobs/s')
 check_eq "replay section between its markers" "$(grep -c '^<!-- replay:\(begin\|end\) -->$' "$md")" "2"
-check_eq "prediction and replay rows timed" "$(grep -cE '\| [0-9.]+ \| [0-9]+ \| ([0-9.]+ )?\|$' <<<"$replay")" "8"
+check_eq "prediction and replay rows timed" "$(grep -cE '\| [0-9.]+ \| [0-9]+ \| ([0-9.]+ )?\|$' <<<"$replay")" "13"
+check_eq "the FCFS-decided trace replays to its recorded starts" \
+    "$(grep -oE 'replayed under FCFS on the same 1,200 GPUs: [0-9]+ start times differ' "$md" | grep -oE '[0-9]+ start')" "0 start"
 multinode=$(section '^\| analysis \| 1 node, median ms')
 check_eq "three-node section between its markers" "$(grep -c '^<!-- multinode:\(begin\|end\) -->$' "$md")" "2"
 check_eq "three-node analyses timed on both sides, outputs identical" \

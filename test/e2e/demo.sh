@@ -24,5 +24,5 @@ grep -qxF "HTML report of the generated clusters synth and synth_kalos: $OUT/dem
 check_eq "demo report has both generated clusters" \
     "$(grep -o '<section class="cluster" id="cluster-[a-z_]*"' "$OUT/demo-report.html" 2>/dev/null | cut -d'"' -f4 | tr '\n' ' ')" \
     "cluster-synth cluster-synth_kalos "
-check_eq "demo report has charts" "$(grep -c '<figure class="chart"' "$OUT/demo-report.html" 2>/dev/null)" 16
+check_eq "demo report has charts" "$(grep -c '<figure class="chart"' "$OUT/demo-report.html" 2>/dev/null)" 18
 finish

@@ -88,6 +88,10 @@ done
 check_eq "replay rows with a mean queue" \
     "$(sed -n '/<h3>Queueing delay of GPU jobs replayed/,/<\/table>/p' "$H" | tr -d '\n' | sed -E 's/>[[:space:]]+</></g' |
        grep -oE '<td align="left">(recorded|fifo|fifo \+ backfill|priority by type \+ backfill|shortest first \(recorded runs\) \+ backfill)</td><td align="right">[0-9.]+</td>' | wc -l)" 10
+# the prediction table: both methods against both medians, each with a share within 2x
+check_eq "prediction rows with a share within 2x" \
+    "$(sed -n '/<h3>Run times predicted at submit time/,/<\/table>/p' "$H" | tr -d '\n' | sed -E 's/>[[:space:]]+</></g' |
+       grep -oE '<td align="left">(boosted trees \(gbdt, 50 rounds of depth 5\)|users&#39; history \(QSSF style\)|users. history \(QSSF style\)|global median|type median)</td>(<td align="right">[0-9.]+</td>){4}' | wc -l)" 8
 check_eq "failure taxonomy only for the cluster with reasons" "$(grep -c '<h3>Failure taxonomy' "$H")" 1
 grep -q '<td align="left">NVLink error</td>' "$H" && ok "failure taxonomy lists the reasons" || bad "failure taxonomy lacks NVLink error"
 if [ "$(q -c "SELECT count(*) FROM pg_proc WHERE proname = 'trace_comparison'")" = 1 ]; then
@@ -197,15 +201,15 @@ timeout 120 "${CHROME[@]}" --window-size=1400,1000 --dump-dom "file://$OUT/check
 sed -n '/<pre id="results">/,/^END/p' "$OUT/dom.html" | sed 's/^<pre id="results">//' >"$OUT/results.txt"
 grep -q '^END' "$OUT/results.txt" && ok "chromium ran the measuring script" || bad "no results from chromium"
 
-# expected charts: 8 per cluster, plus the utilization histogram where GPU_UTIL was loaded
+# expected charts: 9 per cluster, plus the utilization histogram where GPU_UTIL was loaded
 want=''
 for c in alpha beta; do
-    for k in duration-cdf queue-cdf gpu-cdf state-jobs state-gputime occupancy cancelled lost-weekly; do want+="$k-$c "; done
+    for k in duration-cdf queue-cdf gpu-cdf state-jobs state-gputime occupancy cancelled lost-weekly predicted; do want+="$k-$c "; done
 done
 want+='util-alpha '
 check_eq "charts drawn (ids)" "$(grep '^chart ' "$OUT/results.txt" | cut -d' ' -f2 | sort | tr '\n' ' ')" \
     "$(tr ' ' '\n' <<<"$want" | grep . | sort | tr '\n' ' ')"
-check_eq "number of charts" "$(grep -c '^chart ' "$OUT/results.txt")" 17
+check_eq "number of charts" "$(grep -c '^chart ' "$OUT/results.txt")" 19
 
 field() { sed -nE "s/.* $1=([^ ]*).*/\\1/p" <<<"$2"; }
 while read -r line; do

@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "bins.h"
+#include "gbdt.h"
 #include "occupancy.h"
 #include "rng.h"
 #include "samples.h"
@@ -466,6 +467,55 @@ samples_seeds(void)
 	put_text("samples_decode", "text-odd-digits", "v1:010");
 }
 
+/* ---- gbdt: a small model and training rows, binary and as text ---- */
+
+static void
+gbdt_put(const char *name, const unsigned char *b, size_t n)
+{
+	char	   *t = malloc(3 + 2 * n + 1);
+	char		tname[64];
+
+	put("gbdt_decode", name, b, n);
+	at_gbdt_hex(b, n, t);
+	snprintf(tname, sizeof(tname), "text-%s", name);
+	put_text("gbdt_decode", tname, t);
+	free(t);
+}
+
+static void
+gbdt_seeds(void)
+{
+	at_gbdt_params p = {3, 2, 0.3, 2, 8};
+	at_gbdt_rows r;
+	at_gbdt		m;
+	at_rng		g;
+	unsigned char *b;
+	size_t		n;
+
+	at_rng_seed(&g, 9);
+	at_gbdt_rows_init(&r, &p, 3);
+	for (int i = 0; i < 24; i++)
+	{
+		double		x[3] = {floor(at_rng_uniform(&g) * 4), i % 5 == 0 ? NAN : at_rng_uniform(&g), i};
+
+		at_gbdt_rows_add(&r, x, x[0] * 2 + (isnan(x[1]) ? 5 : x[1]), mem, NULL);
+	}
+	n = at_gbdt_rows_encoded_size(&r);
+	b = malloc(n);
+	at_gbdt_rows_encode(&r, b);
+	gbdt_put("rows", b, n);
+	free(b);
+	at_gbdt_train(&r, mem, NULL, NULL, NULL, &m);
+	n = at_gbdt_encoded_size(&m);
+	b = malloc(n);
+	at_gbdt_encode(&m, b);
+	gbdt_put("model", b, n);
+	free(b);
+	at_gbdt_free(&m, mem, NULL);
+	at_gbdt_rows_free(&r, mem, NULL);
+	put_text("gbdt_decode", "text-v2", "v2:01");
+}
+
 int
 main(int argc, char **argv)
 {
@@ -475,6 +525,7 @@ main(int argc, char **argv)
 	bins_seeds();
 	csvs();
 	samples_seeds();
+	gbdt_seeds();
 	printf("make_seeds: %d seeds written under %s\n", written, root);
 	return 0;
 }
