@@ -61,6 +61,14 @@ clamp_key(double v)
 	return (int64) v;
 }
 
+/* The scheduler's tick: a long replay can be cancelled. */
+static void
+replay_tick(void *arg)
+{
+	(void) arg;
+	CHECK_FOR_INTERRUPTS();
+}
+
 /*
  * replay(cluster text, policy text, capacity int, backfill bool, predictions regclass)
  *   -> TABLE (job_id, type, gpu_num, submit_time, recorded_start, recorded_queue_s,
@@ -281,6 +289,7 @@ acmetrace_replay(PG_FUNCTION_ARGS)
 	cfg.gpus_per_node = GPUS_PER_NODE;
 	cfg.backfill = backfill;
 	cfg.backfill_depth = 256;
+	cfg.tick = replay_tick;
 	st = at_replay(at_cxt_mem, CurrentMemoryContext, &cfg, jobs, n, &bad);
 	if (st != AT_SCHED_OK)
 		ereport(ERROR,

@@ -72,6 +72,7 @@ struct at_sched
 	at_mem_fn	mem;
 	void	   *ctx;
 	at_sched_config cfg;
+	int64_t		events;			/* instants handled, for cfg.tick */
 	int64_t		now;
 	bool		finished;
 	/* slots */
@@ -356,6 +357,30 @@ ring_tidy(at_sched *s, ring *q)
 	}
 }
 
+/*
+ * Drops the dead entries among the first k, keeping the order of the live
+ * ones: a scan that skipped them does not skip them again (jobs started by
+ * backfill die in the middle of a long queue, where ring_tidy's front
+ * sweep does not reach).
+ */
+static void
+ring_drop_dead(at_sched *s, ring *q, int64_t k)
+{
+	int64_t		w = k;
+
+	if (k == 0)
+		return;
+	for (int64_t i = k - 1; i >= 0; i--)
+	{
+		ref			x = q->r[(q->head + i) % q->cap];
+
+		if (live(s, x, SLOT_PENDING))
+			q->r[(q->head + --w) % q->cap] = x;
+	}
+	q->head = (q->head + w) % q->cap;
+	q->n -= w;
+}
+
 /* ---- starting, ending, leaving ---- */
 
 static bool
@@ -543,9 +568,10 @@ schedule(at_sched *s, int64_t t)
 	for (p = AT_SCHED_PRIORITIES - 1; p >= 0; p--)
 	{
 		ring	   *q = &s->pending[p];
+		int64_t		k;
 
 		ring_tidy(s, q);
-		for (int64_t k = 0; k < q->n; k++)
+		for (k = 0; k < q->n; k++)
 		{
 			ref			x = q->r[(q->head + k) % q->cap];
 			at_sched_job *j = &s->slots[x.slot].job;
@@ -560,6 +586,7 @@ schedule(at_sched *s, int64_t t)
 			if (!start(s, x.slot, t))
 				return false;
 		}
+		ring_drop_dead(s, q, k);
 		if (head >= 0)
 			break;
 	}
@@ -570,11 +597,16 @@ schedule(at_sched *s, int64_t t)
 	for (; p >= 0 && looked < s->cfg.backfill_depth; p--)
 	{
 		ring	   *q = &s->pending[p];
+		int64_t		k;
 
-		for (int64_t k = 0; k < q->n && looked < s->cfg.backfill_depth; k++)
+		for (k = 0; k < q->n && looked < s->cfg.backfill_depth; k++)
 		{
 			ref			x = q->r[(q->head + k) % q->cap];
 			at_sched_job *j;
+
+			/* no GPU free: nothing behind can start (a full cluster's usual case) */
+			if (s->pool_free[0] + s->pool_free[1] == 0)
+				break;
 
 			if (x.slot == head || !live(s, x, SLOT_PENDING) || held_back(s, &s->slots[x.slot].job))
 				continue;
@@ -600,6 +632,9 @@ schedule(at_sched *s, int64_t t)
 					return false;
 			}
 		}
+		ring_drop_dead(s, q, k);
+		if (s->pool_free[0] + s->pool_free[1] == 0)
+			break;
 	}
 	return true;
 }
@@ -742,6 +777,8 @@ at_sched_advance(at_sched *s, int64_t t)
 			break;
 		if (e > t)
 			break;
+		if (s->cfg.tick != NULL && ++s->events % AT_SCHED_TICK == 0)
+			s->cfg.tick(s->cfg.tick_arg);
 		while (s->running.n > 0 && s->running.h[0].t <= e)
 		{
 			end_job(s, heap_pop(&s->running).slot);

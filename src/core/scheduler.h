@@ -41,7 +41,12 @@ typedef struct at_sched_config
 	int32_t		reserved_priority;
 	int64_t		class_limit[AT_SCHED_PRIORITIES];	/* GPUs a class may hold at once; 0: no limit */
 	int32_t		group_limit;	/* running jobs per group (user); 0: no limit */
+	/* called every AT_SCHED_TICK events when set (may leave by longjmp: the glue checks for interrupts) */
+	void		(*tick) (void *arg);
+	void	   *tick_arg;
 } at_sched_config;
+
+#define AT_SCHED_TICK 65536
 
 typedef struct at_sched_job
 {

@@ -63,9 +63,49 @@ mean_wait(const at_replay_job *jobs)
 	return sum / n;
 }
 
+static void
+count_tick(void *arg)
+{
+	(*(int *) arg)++;
+}
+
+/* The tick runs every AT_SCHED_TICK instants and changes nothing. */
+static void
+test_tick(void)
+{
+	enum
+	{
+		M = 150000
+	};
+	static at_replay_job x[M],
+				y[M];
+	at_sched_config c = cluster(2, true);
+	int			ticks = 0;
+	int64_t		bad;
+	bool		same = true;
+
+	for (int i = 0; i < M; i++)
+	{
+		memset(&x[i], 0, sizeof x[i]);
+		x[i].submit = 3 * (int64_t) i;	/* each job's end an instant of its own */
+		x[i].gpus = 1 + i % 16;
+		x[i].run = 1;
+	}
+	memcpy(y, x, sizeof x);
+	at_replay(tap_mem, NULL, &c, x, M, &bad);
+	c.tick = count_tick;
+	c.tick_arg = &ticks;
+	at_replay(tap_mem, NULL, &c, y, M, &bad);
+	for (int i = 0; i < M; i++)
+		same &= x[i].start == y[i].start && x[i].end == y[i].end;
+	CHECK(ticks == M / AT_SCHED_TICK && same,
+		  "replay: the tick ran %d times over %d jobs, starts unchanged", ticks, M);
+}
+
 void
 test_replay(void)
 {
+	test_tick();
 	static at_replay_job a[N],
 				b[N];
 	at_sched_config c = cluster(16, false);

@@ -25,25 +25,6 @@ WITH r AS MATERIALIZED (
     SELECT r.*, extract(epoch FROM r.end_time - r.start_time)::float8 AS run_s
       FROM acmetrace.replay(replay_summary.cluster, replay_summary.policy, replay_summary.capacity,
                             replay_summary.backfill, replay_summary.predictions) r),
--- GPUs held over time, recorded and replayed: +gpus at a start, -gpus at an end (ends first)
-ev AS (
-    SELECT g.type, g.all_rows, e.replayed, e.t, e.d
-      FROM r
-     CROSS JOIN LATERAL (VALUES (r.type, false), (NULL, true)) AS g(type, all_rows)
-     CROSS JOIN LATERAL (VALUES (false, r.recorded_start, r.gpu_num),
-                                (false, r.recorded_start + (r.end_time - r.start_time), -r.gpu_num),
-                                (true, r.start_time, r.gpu_num),
-                                (true, r.end_time, -r.gpu_num)) AS e(replayed, t, d)
-     WHERE r.start_time IS NOT NULL AND r.recorded_start IS NOT NULL AND e.t IS NOT NULL),
-held AS (
-    SELECT type, all_rows, replayed,
-           sum(d) OVER (PARTITION BY type, all_rows, replayed ORDER BY t, d ROWS UNBOUNDED PRECEDING) AS gpus
-      FROM ev),
-peak AS (
-    SELECT type, all_rows,
-           max(gpus) FILTER (WHERE NOT replayed) AS recorded_peak,
-           max(gpus) FILTER (WHERE replayed) AS peak
-      FROM held GROUP BY type, all_rows),
 q AS (
     SELECT r.type, grouping(r.type) = 1 AS all_rows,
            count(*) AS jobs, count(r.start_time) AS started,
@@ -59,16 +40,22 @@ q AS (
              AS recorded_mean_gpus,
            sum(r.gpu_num * r.run_s) FILTER (WHERE r.start_time IS NOT NULL)
              / nullif(extract(epoch FROM max(r.end_time) FILTER (WHERE r.start_time IS NOT NULL) - min(r.submit_time)), 0)
-             AS mean_gpus
+             AS mean_gpus,
+           -- GPUs held at once, recorded and replayed, over the jobs that started in both
+           count(*) FILTER (WHERE r.start_time IS NOT NULL AND r.recorded_start IS NOT NULL) AS both_started,
+           acmetrace.peak(acmetrace.occupancy_agg(r.recorded_start, r.recorded_start + (r.end_time - r.start_time), r.gpu_num)
+                          FILTER (WHERE r.start_time IS NOT NULL AND r.recorded_start IS NOT NULL)) AS recorded_peak,
+           acmetrace.peak(acmetrace.occupancy_agg(r.start_time, r.end_time, r.gpu_num)
+                          FILTER (WHERE r.start_time IS NOT NULL AND r.recorded_start IS NOT NULL)) AS peak
       FROM r GROUP BY GROUPING SETS ((r.type), ()))
 SELECT CASE WHEN q.all_rows THEN NULL ELSE q.type END, q.jobs, q.started,
        round(q.recorded_mean_queue_s::numeric, 1), round(q.mean_queue_s::numeric, 1),
        round(q.recorded_median_queue_s::numeric, 1), round(q.median_queue_s::numeric, 1),
        round(q.recorded_p90_queue_s::numeric, 1), round(q.p90_queue_s::numeric, 1),
        round(q.recorded_mean_jct_s::numeric, 1), round(q.mean_jct_s::numeric, 1),
-       p.recorded_peak, p.peak,
+       CASE WHEN q.both_started > 0 THEN q.recorded_peak END, CASE WHEN q.both_started > 0 THEN q.peak END,
        round(q.recorded_mean_gpus::numeric, 1), round(q.mean_gpus::numeric, 1)
-  FROM q LEFT JOIN peak p ON p.all_rows = q.all_rows AND p.type IS NOT DISTINCT FROM q.type
+  FROM q
  ORDER BY q.all_rows DESC, q.type
 $$;
 COMMENT ON FUNCTION acmetrace.replay_summary(text, text, integer, boolean, regclass) IS
