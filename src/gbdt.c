@@ -238,31 +238,43 @@ cached_model(FunctionCallInfo fcinfo)
 	return &c->m;
 }
 
-/* The float8[] of features: one-dimensional, NULL elements missing (NaN). */
-static double *
+/*
+ * The float8[] of features: one-dimensional, NULL elements missing (NaN).
+ * Without NULLs the array's own data is returned, not a copy (read only).
+ */
+static const double *
 features_arg(ArrayType *a, const char *fn, int *n)
 {
 	Datum	   *elems;
 	bool	   *nulls;
 	double	   *out;
+	const double *x;
 
 	if (ARR_NDIM(a) > 1)
 		ereport(ERROR,
 				(errcode(ERRCODE_ARRAY_SUBSCRIPT_ERROR),
 				 errmsg("%s: features must be a one-dimensional array, not %d-dimensional", fn, ARR_NDIM(a)),
 				 errhint("Pass one row's features, such as the features column of acmetrace.job_features.")));
-	deconstruct_array(a, FLOAT8OID, sizeof(float8), FLOAT8PASSBYVAL, TYPALIGN_DOUBLE, &elems, &nulls, n);
-	out = palloc((*n + 1) * sizeof(double));
-	for (int i = 0; i < *n; i++)
+	if (!ARR_HASNULL(a))
 	{
-		out[i] = nulls[i] ? get_float8_nan() : DatumGetFloat8(elems[i]);
-		if (isinf(out[i]))
+		*n = ArrayGetNItems(ARR_NDIM(a), ARR_DIMS(a));
+		x = (const double *) ARR_DATA_PTR(a);
+	}
+	else
+	{
+		deconstruct_array(a, FLOAT8OID, sizeof(float8), FLOAT8PASSBYVAL, TYPALIGN_DOUBLE, &elems, &nulls, n);
+		out = palloc((*n + 1) * sizeof(double));
+		for (int i = 0; i < *n; i++)
+			out[i] = nulls[i] ? get_float8_nan() : DatumGetFloat8(elems[i]);
+		x = out;
+	}
+	for (int i = 0; i < *n; i++)
+		if (isinf(x[i]))
 			ereport(ERROR,
 					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-					 errmsg("%s: feature %d is %s", fn, i + 1, out[i] > 0 ? "Infinity" : "-Infinity"),
+					 errmsg("%s: feature %d is %s", fn, i + 1, x[i] > 0 ? "Infinity" : "-Infinity"),
 					 errhint("Features are finite numbers; NULL or NaN marks a missing one.")));
-	}
-	return out;
+	return x;
 }
 
 /* predict(model gbdt, features float8[]) -> float8, STRICT */
@@ -271,7 +283,7 @@ acmetrace_gbdt_predict(PG_FUNCTION_ARGS)
 {
 	const at_gbdt *m = cached_model(fcinfo);
 	int			n;
-	double	   *x = features_arg(PG_GETARG_ARRAYTYPE_P(1), "predict", &n);
+	const double *x = features_arg(PG_GETARG_ARRAYTYPE_P(1), "predict", &n);
 
 	if (n != m->nfeatures)
 		ereport(ERROR,
@@ -489,7 +501,7 @@ acmetrace_gbdt_trans(PG_FUNCTION_ARGS)
 {
 	GbdtEO	   *eo = at_eo_rw(fcinfo, 0, &gbdt_state_methods);
 	at_gbdt_params p;
-	double	   *x;
+	const double *x;
 	double		y;
 	int			n;
 
@@ -561,7 +573,6 @@ acmetrace_gbdt_trans(PG_FUNCTION_ARGS)
 		too_many_rows(n);
 	if (!at_gbdt_rows_add(&eo->r, x, y, at_cxt_mem, eo->hdr.eoh_context))
 		no_memory();
-	pfree(x);
 	RETURN_EO(eo);
 }
 

@@ -22,6 +22,15 @@
 PG_FUNCTION_INFO_V1(acmetrace_history_predictions);
 PG_FUNCTION_INFO_V1(acmetrace_history_features);
 
+/* The history's hash of a text datum's bytes (as at_history_hash of its output). */
+static uint64
+text_hash(Datum d)
+{
+	text	   *t = DatumGetTextPP(d);
+
+	return at_history_hash(VARDATA_ANY(t), VARSIZE_ANY_EXHDR(t));
+}
+
 static int64
 unix_s(TimestampTz t)
 {
@@ -46,7 +55,8 @@ history_scan(FunctionCallInfo fcinfo, bool features)
 	Datum		args[1];
 	Portal		portal;
 	at_history *h;
-	MemoryContext outer = CurrentMemoryContext;
+	MemoryContext outer = CurrentMemoryContext,
+				rowcxt;
 
 	if (window < 1 || window > AT_HISTORY_MAX_WINDOW)
 		ereport(ERROR,
@@ -57,6 +67,8 @@ history_scan(FunctionCallInfo fcinfo, bool features)
 		elog(ERROR, "at_history_create failed");
 	if (SPI_connect() != SPI_OK_CONNECT)
 		elog(ERROR, "SPI_connect failed");
+	/* what one row needs, freed after it */
+	rowcxt = AllocSetContextCreate(CurrentMemoryContext, "acmetrace history row", ALLOCSET_SMALL_SIZES);
 	args[0] = PointerGetDatum(cluster);
 	/* hour and weekday of submission in the cluster's own time zone */
 	portal = SPI_cursor_open_with_args(NULL,
@@ -79,9 +91,11 @@ history_scan(FunctionCallInfo fcinfo, bool features)
 			TupleDesc	td = SPI_tuptable->tupdesc;
 			bool		null_start,
 						null_end,
+						null_user,
+						null_type,
 						isnull;
-			char	   *user = SPI_getvalue(tup, td, 2);
-			char	   *type = SPI_getvalue(tup, td, 3);
+			Datum		user,
+						type;
 			int32		gpus = DatumGetInt32(SPI_getbinval(tup, td, 4, &isnull));
 			TimestampTz submit = DatumGetTimestampTz(SPI_getbinval(tup, td, 5, &isnull));
 			TimestampTz start = DatumGetTimestampTz(SPI_getbinval(tup, td, 6, &null_start));
@@ -92,16 +106,18 @@ history_scan(FunctionCallInfo fcinfo, bool features)
 			Datum		values[7];
 			bool		nulls[7] = {false};
 			Datum		f[FEATURES];
-			MemoryContext spi;
+			MemoryContext spi = MemoryContextSwitchTo(rowcxt);
 
 			CHECK_FOR_INTERRUPTS();
+			user = SPI_getbinval(tup, td, 2, &null_user);
+			type = SPI_getbinval(tup, td, 3, &null_type);
 			if (TIMESTAMP_NOT_FINITE(submit) || (!null_start && TIMESTAMP_NOT_FINITE(start)) ||
 				(!null_end && TIMESTAMP_NOT_FINITE(end)))
 				ereport(ERROR,
 						(errcode(ERRCODE_DATETIME_VALUE_OUT_OF_RANGE),
 						 errmsg("job %s has an infinite time", SPI_getvalue(tup, td, 1))));
-			k.user = user ? at_history_hash(user, strlen(user)) : 0;
-			k.type = type ? at_history_hash(type, strlen(type)) : 0;
+			k.user = null_user ? 0 : text_hash(user);
+			k.type = null_type ? 0 : text_hash(type);
 			k.gpus = gpus;
 			if (features)
 			{
@@ -130,12 +146,10 @@ history_scan(FunctionCallInfo fcinfo, bool features)
 					ereport(ERROR, (errcode(ERRCODE_OUT_OF_MEMORY), errmsg("out of memory")));
 			}
 
-			spi = MemoryContextSwitchTo(outer);
-			values[0] = CStringGetTextDatum(SPI_getvalue(tup, td, 1));
-			if (type)
-				values[1] = CStringGetTextDatum(type);
-			else
-				nulls[1] = true;
+			/* (tuplestore_putvalues copies the row into the tuplestore's memory) */
+			values[0] = SPI_getbinval(tup, td, 1, &isnull);
+			values[1] = type;
+			nulls[1] = null_type;
 			if (features)
 			{
 				/* job_id, type, submit_time, run_s, features */
@@ -165,6 +179,7 @@ history_scan(FunctionCallInfo fcinfo, bool features)
 			}
 			tuplestore_putvalues(rsinfo->setResult, rsinfo->setDesc, values, nulls);
 			MemoryContextSwitchTo(spi);
+			MemoryContextReset(rowcxt);
 
 			/* known to the jobs submitted from its end on */
 			if (!null_start && !null_end && end >= start &&

@@ -352,10 +352,7 @@ grow_tree(trainer *t, const at_gbdt_params *p, level_node *cur, level_node *next
 				next[nnext + 1].node = (uint32_t) rr;
 				next[nnext + 1].g = 0;
 				next[nnext + 1].n = 0;
-				/* remember where this node's children went */
-				split_b[a] = bb;
-				split_f[a] = bf;
-				cur[a].node = (uint32_t) nnext;	/* reused: index of its left child in next */
+				cur[a].node = (uint32_t) nnext;	/* from here: its left child's index in next */
 				nnext += 2;
 			}
 		}
