@@ -4,7 +4,7 @@
 # Generates a Seren-profile and a Kalos-profile trace at the published job
 # counts (1,031,550 and 62,413), loads them into a throw-away cluster
 # (tools/tmp_cluster.sh) and compares acmetrace.cluster_summary() with the
-# Seren and Kalos rows of ../shared/fixtures/acme_cluster_summary.csv,
+# Seren and Kalos rows of test/fixtures/acme_cluster_summary.csv,
 # column by column:
 #   job counts within 1%; rates (*_rate_*) within 0.03 absolute; means,
 #   medians, maxima and GPU-time totals within 15%.
@@ -18,7 +18,7 @@ cd "$(dirname "$0")/.."
 write=
 if [ "${1:-}" = --write ]; then write=1; shift; fi
 seed=${1:-1}
-fixture=${ACMETRACE_SHARED:-../shared}/fixtures/acme_cluster_summary.csv
+fixture=test/fixtures/acme_cluster_summary.csv
 [ -f "$fixture" ] || { echo "calibrate_generator: no $fixture" >&2; exit 2; }
 out=$(mktemp)
 trap 'rm -f "$out"' EXIT

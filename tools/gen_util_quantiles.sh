@@ -1,10 +1,11 @@
 #!/usr/bin/env bash
 # Writes src/core/util_quantiles.c from the published per-sample utilization
-# quantiles (../shared/published/acme_util_quantiles.csv): the generator's
-# target distributions, embedded so the build needs no ../shared.
+# quantiles (test/fixtures/published/acme_util_quantiles.csv, source named in
+# its README): the generator's target distributions, embedded so the build
+# reads no CSV.
 #   bash tools/gen_util_quantiles.sh [CSV] > src/core/util_quantiles.c
 set -euo pipefail
-csv=${1:-"$(dirname "$0")/../../shared/published/acme_util_quantiles.csv"}
+csv=${1:-"$(dirname "$0")/../test/fixtures/published/acme_util_quantiles.csv"}
 awk -F, '
 NR == 1 { next }
 {

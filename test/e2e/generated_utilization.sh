@@ -7,13 +7,12 @@
 #    jobs' GPUs are busy (median >= 95; published median of all samples 99),
 #    so the samples are polarized as published;
 #  - the window's per-sample CDF is within 0.03 of the published one
-#    (../shared/published/acme_util_quantiles.csv, read here) at every
+#    (test/fixtures/published/acme_util_quantiles.csv, read here) at every
 #    integer 0..100: the jobs run on 83% of the GPU-samples in it, more
 #    than the published busy share, so both the split and the shape can hold;
 #  - tools/acmetrace-genutil --jobs writes the same samples as the SQL.
 . "$(dirname "$0")/lib.sh"
-SHARED=${ACMETRACE_SHARED:-$ROOT/../shared}
-QUANTILES="$SHARED/published/acme_util_quantiles.csv"
+QUANTILES="$FIX/published/acme_util_quantiles.csv"
 N=1031550
 SEED=1
 T0='2023-06-03 00:00:00+00'

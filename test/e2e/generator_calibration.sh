@@ -2,7 +2,8 @@
 # The synthetic traces reproduce the published summary and findings:
 #  - tools/calibrate_generator.sh: cluster_summary() of a generated Seren and
 #    Kalos trace at the published sizes (seed 1) within tolerance of every
-#    column of the fixture's rows (read from ../shared, nothing typed here);
+#    column of the published rows (test/fixtures/acme_cluster_summary.csv,
+#    nothing typed here);
 #  - in the generated Seren: Eval waits longer than Pretrain in the upper
 #    occupancy bins and over 100 s on average, Pretrain's cancelled share by
 #    GPU time is above Eval's by at least 0.2, and the per-type duration CDFs
