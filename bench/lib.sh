@@ -7,13 +7,15 @@
 #                            line.  FILES: comma-separated repo paths the
 #                            section measures (commit gets +dirty if any of
 #                            them has uncommitted changes).  COMMAND is printed
-#                            with the repository root stripped from every word.
-#   bench_settings           the server's non-default settings (pg_settings,
+#                            with the repository root stripped from every word
+#                            (a path outside it shortened to .../NAME).
+#   bench_settings [PSQL...] the server's non-default settings (pg_settings,
 #                            source <> 'default', less the per-run port, socket
 #                            and paths; plus fsync, synchronous_commit and
-#                            full_page_writes) as "- name = setting" lines; needs the
-#                            PG* environment of a running server.
-#   bench_check_durable      fails (exit status 1, a message on stderr) unless
+#                            full_page_writes) as "- name = setting" lines; asks
+#                            through PSQL (default: psql with the PG* environment).
+#   bench_check_durable [PSQL...]
+#                            fails (exit status 1, a message on stderr) unless
 #                            the server runs with fsync = on.
 #   bench_relpath PATH       PATH relative to the repository root if under it.
 #   bench_compare REF OUT TOL
@@ -50,6 +52,8 @@ stamp() {
     for w in "$@"; do
         w=${w//"$BENCH_ROOT"\//}
         w=${w//"$BENCH_ROOT"/.}
+        # a path outside the repository (an --out file elsewhere): its name only
+        [[ $w != /* ]] || w=".../${w##*/}"
         cmd+="${cmd:+ }$w"
     done
     echo "<!-- stamp commit=$commit$dirty files=$files -->"
@@ -57,9 +61,10 @@ stamp() {
 }
 
 bench_settings() {
+    [ $# -gt 0 ] || set -- psql
     # The durability settings are listed even at their defaults: a reader
     # checks fsync = on without knowing the defaults.
-    psql -X -A -t -F' = ' -v ON_ERROR_STOP=1 -c "SELECT name, setting || coalesce(' (unit ' || unit || ')', '')
+    "$@" -X -A -t -F' = ' -v ON_ERROR_STOP=1 -c "SELECT name, setting || coalesce(' (unit ' || unit || ')', '')
         FROM pg_settings
         WHERE (source <> 'default' OR name IN ('fsync', 'synchronous_commit', 'full_page_writes'))
           AND name NOT IN ('port', 'unix_socket_directories', 'data_directory', 'hba_file',
@@ -69,7 +74,8 @@ bench_settings() {
 
 bench_check_durable() {
     local f
-    f=$(psql -X -A -t -c "SELECT setting FROM pg_settings WHERE name = 'fsync'") || return 1
+    [ $# -gt 0 ] || set -- psql
+    f=$("$@" -X -A -t -c "SELECT setting FROM pg_settings WHERE name = 'fsync'") || return 1
     [ "$f" = on ] || { echo "bench: the server runs with fsync = $f; benchmarks need a durable server (tools/tmp_cluster.sh -d)" >&2; return 1; }
 }
 

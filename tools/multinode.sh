@@ -18,7 +18,9 @@
 # when run as root (PostgreSQL refuses root), --auth=trust, listening on
 # 127.0.0.1 only, unix sockets in DIR/sock, free ports picked automatically,
 # jit off, small shared_buffers (MULTINODE_SHARED_BUFFERS, default 64MB),
-# random_page_cost 1.1 (the data is in memory), fsync off (throw-away data).  Binaries: /usr/lib/postgresql/15/bin (PGBIN);
+# random_page_cost 1.1 (the data is in memory), fsync off (throw-away data;
+# MULTINODE_DURABLE=1 at the first start keeps fsync, synchronous_commit and
+# full_page_writes on and syncs initdb, as benchmarks need).  Binaries: /usr/lib/postgresql/15/bin (PGBIN);
 # acmetrace is the system-installed extension.
 #
 # Databases: "acme" on every server (the data nodes hold their shards, the
@@ -96,8 +98,12 @@ cmd_start() {
     for name in "${NAMES[@]}"; do
         if [ ! -f "$DIR/$name/PG_VERSION" ]; then
             rm -rf "${DIR:?}/$name"
+            local nosync=--no-sync durability="fsync = off
+synchronous_commit = off
+full_page_writes = off"
+            [ "${MULTINODE_DURABLE:-0}" != 1 ] || nosync="" durability="# durable (MULTINODE_DURABLE=1): fsync, synchronous_commit, full_page_writes at their defaults"
             (cd "$DIR" && as_pg "$PGBIN/initdb" -D "$DIR/$name" -U postgres --auth=trust -E UTF8 --locale=C.UTF-8 \
-                 --no-sync >"$DIR/$name.initdb.log" 2>&1) || { cat "$DIR/$name.initdb.log" >&2; die "initdb $name failed"; }
+                 $nosync >"$DIR/$name.initdb.log" 2>&1) || { cat "$DIR/$name.initdb.log" >&2; die "initdb $name failed"; }
             cat >>"$DIR/$name/postgresql.conf" <<EOF
 
 # tools/multinode.sh
@@ -106,9 +112,7 @@ unix_socket_directories = '$DIR/sock'
 jit = off
 shared_buffers = '${MULTINODE_SHARED_BUFFERS:-64MB}'
 max_connections = 40
-fsync = off
-synchronous_commit = off
-full_page_writes = off
+$durability
 max_wal_size = '2GB'
 random_page_cost = 1.1
 cluster_name = 'multinode_$name'
