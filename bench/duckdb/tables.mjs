@@ -1,18 +1,20 @@
 // bench/duckdb/tables.mjs: DuckDB for bench/summaries.  Loads CSV files
 // into in-memory tables (columns and types given, no sniffing), times the
-// load, then times each query as bench/run does (a warm-up round, then
+// load, then runs and times the --setup file (the tables a DuckDB user
+// pre-aggregates at load: CREATE TABLE ... AS, statements separated by a
+// line ending in ";"), then times each query as bench/run does (a warm-up round, then
 // interleaved rounds) and writes its result rows.
 //
-//   node bench/duckdb/tables.mjs --reps R --out DIR --table NAME=FILE=COL:TYPE,... ... NAME=QUERYFILE ...
+//   node bench/duckdb/tables.mjs --reps R --out DIR --table NAME=FILE=COL:TYPE,... ... [--setup FILE] NAME=QUERYFILE ...
 //
-// Writes DIR/info.txt, DIR/load.ms (all tables), DIR/NAME.ms (one time per
+// Writes DIR/info.txt, DIR/load.ms (all tables), DIR/setup.ms (the setup file), DIR/NAME.ms (one time per
 // round) and DIR/NAME.out (rows, | between values).
 import fs from 'node:fs';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { DuckDBInstance } from '@duckdb/node-api';
 
-const usage = 'usage: node bench/duckdb/tables.mjs --reps R --out DIR --table NAME=FILE=COL:TYPE,... ... NAME=QUERYFILE ...';
+const usage = 'usage: node bench/duckdb/tables.mjs --reps R --out DIR --table NAME=FILE=COL:TYPE,... ... [--setup FILE] NAME=QUERYFILE ...';
 function die(msg) {
     console.error(`bench/duckdb/tables: ${String(msg).split('\n')[0]}`);
     process.exit(1);
@@ -22,7 +24,7 @@ const opt = {}, tables = [], queries = [];
 const argv = process.argv.slice(2);
 for (let i = 0; i < argv.length; i++) {
     const a = argv[i];
-    if (a === '--reps' || a === '--out') {
+    if (a === '--reps' || a === '--out' || a === '--setup') {
         if (i + 1 >= argv.length) die(`${a} needs a value; ${usage}`);
         opt[a.slice(2)] = argv[++i];
     } else if (a === '--table') {
@@ -58,6 +60,11 @@ function text(v, inArray = false) {
     if (v === null || v === undefined) return inArray ? 'NULL' : '';
     if (Array.isArray(v)) return '{' + v.map(x => text(x, true)).join(',') + '}';
     if (typeof v === 'boolean') return v ? 't' : 'f';
+    // a DATE as PostgreSQL prints it (ISO); a timestamp in UTC, +00 as in a UTC session
+    if (v instanceof Date) {
+        const iso = v.toISOString();
+        return iso.endsWith('T00:00:00.000Z') ? iso.slice(0, 10) : iso.replace('T', ' ').replace(/\.000Z$|Z$/, '') + '+00';
+    }
     return Object.is(v, -0) ? '-0' : String(v);
 }
 const sqlString = s => `'${s.replaceAll("'", "''")}'`;
@@ -79,6 +86,16 @@ try {
             columns = {${t.columns.map(([n, ty]) => `'${n}': '${ty}'`).join(', ')}})`);
     fs.writeFileSync(path.join(opt.out, 'load.ms'), `${(performance.now() - t0).toFixed(3)}\n`);
 } catch (e) { die(`loading the CSV files: ${e.message}`); }
+if (opt.setup) {
+    let sql;
+    try { sql = fs.readFileSync(opt.setup, 'utf8'); } catch (e) { die(`cannot read ${opt.setup}: ${e.message}`); }
+    const statements = sql.split(/;[ \t]*\n/).map(x => x.replace(/^\s*(--[^\n]*\n\s*)*/, '').trim()).filter(x => x && !/^;?$/.test(x));
+    const t0 = performance.now();
+    for (const st of statements) {
+        try { await query(st); } catch (e) { die(`${opt.setup}: ${e.message}`); }
+    }
+    fs.writeFileSync(path.join(opt.out, 'setup.ms'), `${(performance.now() - t0).toFixed(3)}\n`);
+}
 
 for (const q of queries) fs.writeFileSync(path.join(opt.out, `${q.name}.ms`), '');
 for (let round = 0; round <= reps; round++) {

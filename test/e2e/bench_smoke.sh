@@ -1,13 +1,31 @@
 #!/usr/bin/env bash
 # The benchmark harness still works: 20,000 jobs and 100,000 utilization
 # samples, one repetition, a two-size scaling table, DuckDB included, the
-# summaries section (every view three ways, the cost at load), the
-# three-node section at 20,000 jobs (bench/multinode, its own servers), the
+# summaries section (every view four ways, the cost at load), the
+# three-node section (bench/multinode, its own servers), the
 # utilization-at-scale section on one day of 50 GPUs (bench/utilization), and
 # every method's output equal to (or within the declared error of) the
-# reference.  No timing is asserted.
+# reference.  Every section carries a stamp and runs on a durable server
+# (fsync = on listed); no absolute path is printed; a differing answer
+# fails the comparison.  No timing is asserted.
 . "$(dirname "$0")/lib.sh"
-if bash "$ROOT/bench/run" --jobs 20000 --util-rows 100000 --reps 1 --scale 5000,10000 \
+. "$ROOT/bench/lib.sh"
+
+# (a) the comparison helper: a differing answer is DIFFERENT and fails.
+printf 'seren|a|1.5\n' >"$OUT/ref.out"; printf 'seren|a|1.5000001\n' >"$OUT/close.out"
+printf 'seren|a|1.6\n' >"$OUT/far.out"; printf 'seren|b|1.5\n' >"$OUT/text.out"
+v=$(bench_compare "$OUT/ref.out" "$OUT/far.out" 1e-9); rc=$?
+check_eq "a number outside the tolerance fails the comparison" "$rc ${v%% *}" "1 DIFFERENT"
+v=$(bench_compare "$OUT/ref.out" "$OUT/text.out" 1); rc=$?
+check_eq "a differing text field fails the comparison" "$rc ${v%% *}" "1 DIFFERENT"
+v=$(bench_compare "$OUT/ref.out" "$OUT/close.out" 1e-6); rc=$?
+check_eq "a number within the tolerance passes" "$rc ${v%% *}" "0 equal"
+: >"$OUT/empty.out"
+v=$(bench_compare "$OUT/ref.out" "$OUT/empty.out" 1); rc=$?
+check_eq "a missing row fails the comparison" "$rc ${v%% *}" "1 DIFFERENT"
+
+# The benches start their own durable servers: not the test server (fsync off).
+if env -u PGHOST -u PGPORT -u PGDATABASE bash "$ROOT/bench/run" --jobs 20000 --util-rows 100000 --reps 1 --scale 5000,10000 \
         --multinode-jobs 20000 --multinode-util-samples 100000 \
         --utilization-days 1 --utilization-series 50 --replay-jobs 20000 \
         --out "$OUT/BENCHMARKS.md" >"$OUT/bench.log" 2>&1; then
@@ -16,15 +34,28 @@ else
     bad "bench/run failed: $(tail -5 "$OUT/bench.log")"
 fi
 md=$OUT/BENCHMARKS.md
+# (b) every section stamped, every server durable
+check_eq "every section (and the top) has one stamp line" \
+    "$(grep -c '^# \|^## ' "$md")" "$(grep -cE '^<!-- stamp commit=[0-9a-f]{40}(\+dirty)? files=[a-z./_,-]+ -->$' "$md")"
+check_eq "every stamp line is right below its heading" \
+    "$(awk '/^#{1,2} / { h = NR } /^<!-- stamp / && NR != h + 1 { bad++ } END { print bad + 0 }' "$md")" "0"
+check_eq "every stamp has its visible line with the command" \
+    "$(grep -c '^<!-- stamp ' "$md")" "$(grep -cE '^Commit `[0-9a-f]{12}(\+dirty)?`, [0-9-]+ [0-9:]+ UTC; .* cores, [0-9]+ GiB; command: `bash bench/' "$md")"
+check_eq "fsync = on listed in the main, summaries, replay and multinode settings (at least)" "$(grep -c '^ *- fsync = on$' "$md" | awk '{ print ($1 >= 4) }')" "1"
+check_eq "no fsync = off anywhere" "$(grep -c 'fsync = off' "$md")" "0"
+# (c) no machine path
+check_eq "no absolute path in BENCHMARKS.md" "$(grep -cE '(^|[ `(=])/(work|tmp|home|root|usr|var)/' "$md")" "0"
+check_eq "the whole run's time recorded at the top" "$(grep -cE 'The whole run took [0-9.]+ min' "$md")" "1"
 # section HEADING-REGEX: the table rows of the section whose header matches
 section() { awk -v h="$1" '$0 ~ h { on = 1; next } on && /^\| --- / { next } on && /^\|/ { print; seen = 1; next } on && seen { exit }' "$md"; }
 main=$(section '^\| analysis \| method \| median ms')
 check_eq "occupancy vs queue methods" "$(grep -c '^| occupancy vs queue |' <<<"$main")" "4"
-check_eq "percentile methods (tdigest and DuckDB included)" "$(grep -c '^| queue p50/p90/p99 by type |' <<<"$main")" "9"
-check_eq "DuckDB methods" "$(grep -c '| DuckDB ' <<<"$main")" "8"
+check_eq "percentile methods (tdigest and DuckDB included)" "$(grep -c '^| queue p50/p90/p99 by type |' <<<"$main")" "8"
+check_eq "DuckDB methods" "$(grep -c '| DuckDB ' <<<"$main")" "7"
 check_eq "methods whose output differs from the reference" "$(grep -c 'DIFFERENT' "$md")" "0"
 check_eq "methods checked identical" "$(grep -c '| identical |$' <<<"$main")" "5"
-check_eq "DuckDB exact methods equal to PostgreSQL's" "$(grep -c '| DuckDB .*| equal (largest difference ' <<<"$main")" "3"
+check_eq "DuckDB exact methods equal to PostgreSQL's" "$(grep -c '| DuckDB .*| equal (largest difference ' <<<"$main")" "4"
+check_eq "no 101-FILTER CDF left" "$(grep -lc 'FILTER (WHERE value <= 100)' "$ROOT"/bench/queries/*.sql | wc -l)" "0"
 check_eq "utilization methods" "$(grep -c '^| utilization ' <<<"$main")" "6"
 check_eq "sketch methods checked within 0.5%" "$(grep -c '| within 0.50% (largest ' <<<"$main")" "2"
 check_eq "every row has a median" "$(grep -cvE '^\| [^|]+ \| [^|]+ \| [0-9]+\.[0-9] \|' <<<"$main")" "0"
@@ -35,19 +66,15 @@ check_eq "backend memory measured for every PostgreSQL method" "$(grep -cE '\| [
 scaling=$(section '^\| analysis \| method \| 5000 jobs \| 10000 jobs')
 check_eq "scaling rows with both sizes" "$(grep -cE '\| [0-9.]+ \| [0-9.]+ \| [0-9.]+ \|$' <<<"$scaling")" "9"
 check_eq "state sizes reported" "$(grep -c '^| delay_sketch stored (pg_column_size), largest job type | [0-9]' "$md")" "1"
-util=$(section '^\| file \| samples \| CSV \| acmetrace load')
-check_eq "utilization at scale: GPU_UTIL and SM_ACTIVE files loaded and sized; DuckDB's GPU_UTIL load compared" \
-    "$(grep -cE '^\| (GPU_UTIL|SM_ACTIVE), 1 day \| [0-9]+ \| [0-9]+ MB \| [0-9.]+ s \| [0-9.]+M \| [0-9]+ MB \| [0-9.]+ MB \| [0-9.]+ \|' <<<"$util") $(grep -cE '^\| GPU_UTIL, 1 day .* \| [0-9.]+x \|$' <<<"$util")" "2 1"
-summ=$(section '^\| view \(analysis\) \| from summaries')
-check_eq "summaries: every view timed from summaries, scan and DuckDB" \
-    "$(grep -cE '^\| v_[a-z_]+ \| [0-9.]+ \| [0-9.]+ \| [0-9.]+ \| [0-9.]+ \| [0-9.]+ \|' <<<"$summ")" "16"
-check_eq "summaries: the views' rows equal the scan's" "$(grep -c '(scan ' <<<"$summ")" "0"
-check_eq "summaries: a dashboard refresh row" "$(grep -c '^| \*\*dashboard refresh (all 16 views)\*\* | \*\*[0-9.]*\*\* |' <<<"$summ")" "1"
-loadcost=$(section '^\| load \| summaries off, ms')
-check_eq "summaries: the cost at load, a load and an append" "$(grep -cE '^\| .* \| [0-9.]+ \| [0-9.]+ \| -?[0-9]+ \| -?[0-9.]+% \|$' <<<"$loadcost")" "2"
-uq=$(section '^\| query \(GPU_UTIL\) \| days')
-check_eq "utilization at scale: four queries timed on both sides" "$(grep -cE '\| [0-9.]+ ms \| [0-9.]+ ms \| [0-9.]+x \|$' <<<"$uq")" "4"
 check_eq "utilization at scale: no failure" "$(grep -c 'bench/utilization failed' "$md")" "0"
+summ=$(section '^\| view \(analysis\) \| \(1\) acmetrace')
+check_eq "summaries: every view timed from summaries, scan and DuckDB raw" \
+    "$(grep -cE '^\| v_[a-z_]+ \| [0-9.]+ \| [0-9.]+ \| [0-9.]+ \| ([0-9.]+|-) \|' <<<"$summ")" "16"
+check_eq "summaries: every scan answer compared and equal" "$(grep -cE '^\| v_.*\| (identical|equal [^|]*) \| [^|]+ \| [^|]+ \|$' <<<"$summ")" "16"
+check_eq "summaries: pre-aggregated DuckDB answers present" "$(grep -cE '^\| v_[a-z_]+ \| [0-9.]+ \| [0-9.]+ \| [0-9.]+ \| [0-9.]+ \|' <<<"$summ" | awk '{ print ($1 > 0) }')" "1"
+check_eq "summaries: a dashboard refresh row, four columns" "$(grep -cE '^\| \*\*dashboard refresh \(all 16 views\)\*\* \| \*\*[0-9.]+\*\* \| [0-9.]+ \| [0-9.]+ \| [0-9.]+ \|' <<<"$summ")" "1"
+loadcost=$(section '^\| load \| summaries off, ms')
+check_eq "summaries: the cost at load, a load, an append and DuckDB's pre-aggregation" "$(grep -cE '^\| .* \| [0-9.]+ \| [0-9.]+ \| -?[0-9]+ \| -?[0-9.]+% \|$' <<<"$loadcost")" "3"
 replay=$(section '^\| what \| method \| median ms \| jobs/s')
 check_eq "replay section between its markers" "$(grep -c '^<!-- replay:\(begin\|end\) -->$' "$md")" "2"
 check_eq "prediction and replay rows timed" "$(grep -cE '\| [0-9.]+ \| [0-9]+ \| ([0-9.]+ )?\|$' <<<"$replay")" "13"
