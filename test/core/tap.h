@@ -46,13 +46,15 @@ tap_counted_mem(void *ctx, void *p, size_t n)
 extern int	tap_count;
 extern int	tap_failed;
 
+/* The condition is evaluated once: it may call or change what it tests. */
 #define CHECK(cond, ...) \
 	do { \
+		int			tap_check_ok_ = (cond) ? 1 : 0; \
 		tap_count++; \
-		if (cond) { printf("ok %d - ", tap_count); } \
+		if (tap_check_ok_) { printf("ok %d - ", tap_count); } \
 		else { tap_failed++; printf("not ok %d - ", tap_count); } \
 		printf(__VA_ARGS__); \
-		if (!(cond)) printf("  (%s:%d: %s)", __FILE__, __LINE__, #cond); \
+		if (!tap_check_ok_) printf("  (%s:%d: %s)", __FILE__, __LINE__, #cond); \
 		printf("\n"); \
 	} while (0)
 
