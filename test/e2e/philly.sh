@@ -29,7 +29,8 @@ check_eq "sample cluster" "$(q -F' ' -c "SELECT source_format, time_zone, gpu_ca
 # 2. A generated file.  Times stay within October 2017 (PDT all month), so
 # wall-clock differences are real durations.
 GEN="$OUT/cluster_job_log"
-awk -v N=20000 -v expect="$OUT/expected" '
+N=20000
+awk -v N=$N -v expect="$OUT/expected" '
 function ts(s,  d, r) { d = int(s / 86400); r = s - d * 86400
     return sprintf("2017-10-%02d %02d:%02d:%02d", d + 1, int(r / 3600), int((r % 3600) / 60), r % 60) }
 BEGIN {
@@ -89,7 +90,15 @@ BEGIN {
         sum_queue, sum_dur, sum_gpu_time, capacity, nescaped, sum_submit > expect
 }' > "$GEN"
 want() { awk -v k="$1" '$1 == k { $1 = ""; sub(/^ /, ""); print }' "$OUT/expected"; }
-ok "generated $(want jobs) jobs, $(wc -l <"$GEN") lines, $(wc -c <"$GEN") bytes"
+# The file is what the test means to load, read by PostgreSQL's own JSON
+# parser (not acmetrace's): an array of N objects with distinct job ids.
+check_eq "generated file is a JSON array of $N distinct jobs (jsonb reads it)" \
+    "$(q -c "CREATE TEMP TABLE raw (n bigserial, line text)" \
+         -c "\\copy raw (line) FROM '$GEN' (FORMAT csv, QUOTE E'\\x01', DELIMITER E'\\x02')" \
+         -c "SELECT jsonb_array_length(j) || ' ' || (SELECT count(DISTINCT e->>'jobid') FROM jsonb_array_elements(j) e)
+               FROM (SELECT string_agg(line, E'\\n' ORDER BY n)::jsonb AS j FROM raw) x")" \
+    "$N $N"
+echo "  (generated file: $(wc -l <"$GEN") lines, $(wc -c <"$GEN") bytes)"
 
 start=$(date +%s.%N)
 if q -c "SET acmetrace.cluster = 'gen'" -c "$(copy_cmd "$GEN")" >/dev/null 2>"$OUT/gen.err"; then
