@@ -2,7 +2,7 @@
 WITH b AS (SELECT cluster, type, grouping(type) AS g, dk AS k, sum(n) AS n
              FROM job_rollup WHERE gpu_num > 0 AND dk IS NOT NULL
             GROUP BY GROUPING SETS ((cluster, dk), (cluster, type, dk)))
-SELECT cluster, type, 2 ^ e AS x, sum(n) AS jobs, round(100 * sum(n) FILTER (WHERE k <= e) / sum(n), 2) AS cdf_pct
+SELECT cluster, type, 2 ^ e AS x, sum(n) AS jobs, round(100 * coalesce(sum(n) FILTER (WHERE k <= e), 0) / sum(n), 2) AS cdf_pct
   FROM b, range(0, 22) t(e)
  WHERE g = 1 OR type IS NOT NULL
  GROUP BY cluster, type, g, e ORDER BY cluster, g DESC, type, e

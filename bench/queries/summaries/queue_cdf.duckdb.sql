@@ -4,7 +4,7 @@ WITH b AS (SELECT cluster, type, grouping(type) AS g,
              FROM jobs WHERE gpu_num > 0 AND wait_s >= 0
             GROUP BY GROUPING SETS ((cluster, k), (cluster, type, k)))
 SELECT cluster, type, CASE WHEN e < 0 THEN 0 ELSE 2 ^ e END AS x, sum(n) AS jobs,
-       round(100 * sum(n) FILTER (WHERE k <= e) / sum(n), 2) AS cdf_pct
+       round(100 * coalesce(sum(n) FILTER (WHERE k <= e), 0) / sum(n), 2) AS cdf_pct
   FROM b, range(-1, 22) t(e)
  WHERE g = 1 OR type IS NOT NULL
  GROUP BY cluster, type, g, e ORDER BY cluster, g DESC, type, e
