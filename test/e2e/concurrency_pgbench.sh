@@ -55,18 +55,19 @@ chmod 755 "$FILES"
 
 # ---------------------------------------------------------------- generate
 # File k: Seren format for odd k, Kalos for even k; 2,000..5,000 jobs; seed
-# 7000 + k.  Each is generated into a scratch cluster and written out with
+# SEED0 + k.  Each is generated into a scratch cluster and written out with
 # the extension's exporters, i.e. exactly in the published format.  Kalos
 # files go through the Kalos loader (so they are written with +00:00); the
 # generator has no Kalos-only columns, so fail_time / stop_time are the end
 # of FAILED / CANCELLED jobs (as in the published sample) and the memory
 # columns are empty.
+SEED0=7000
 fresh_db e2e_cbench_gen
 : >"$OUT/files.tsv"
 {
     echo '\set ON_ERROR_STOP 1'
     for k in $(seq 1 "$NFILES"); do
-        n=$((2000 + (k * 977) % 3001)); seed=$((7000 + k))
+        n=$((2000 + (k * 977) % 3001)); seed=$((SEED0 + k))
         if [ $((k % 2)) -eq 1 ]; then
             fmt=seren
             echo "SELECT acmetrace.load_generated('src$k', 'seren', $n, $seed) \\g /dev/null"
@@ -91,7 +92,7 @@ EOF
     done
 } >"$OUT/generate.psql"
 if psql -X -q -f "$OUT/generate.psql" >"$OUT/generate.log" 2>&1; then
-    ok "generated $NFILES trace files in $((SECONDS - started)) s"
+    echo "  (generated $NFILES trace files in $((SECONDS - started)) s)"
 else
     bad "generating the files failed (see $OUT/generate.log)"; exit 1
 fi
@@ -113,6 +114,15 @@ while IFS=$'\t' read -r k cl fmt path n; do
     [ "$(LC_ALL=C sort -u <<<"$ids" | wc -l)" = "$n" ] || bad "file $k repeats a job id"
     echo "$cl $n $(md5sum <<<"$ids" | cut -d' ' -f1)"
 done <"$OUT/files.tsv" | LC_ALL=C sort >"$OUT/expected.txt"
+# The files hold exactly the jobs the generator makes for their seeds: no
+# job lost or added between generate_jobs, the load and the exporters.
+vals=$(while IFS=$'\t' read -r k cl fmt path n; do printf "('%s', '%s', %s, %s)," "$cl" "$fmt" "$n" $((SEED0 + k)); done <"$OUT/files.tsv")
+q -c "SELECT f.cl || ' ' || count(*) || ' ' || md5(string_agg(g.job_id || E'\n', '' ORDER BY g.job_id COLLATE \"C\"))
+        FROM (VALUES ${vals%,}) f(cl, fmt, n, seed) CROSS JOIN LATERAL acmetrace.generate_jobs(f.fmt, f.n, f.seed) g
+       GROUP BY f.cl" | LC_ALL=C sort >"$OUT/generator.txt"
+check_eq "files compared with generate_jobs, and those whose jobs differ (count, md5 of sorted ids)" \
+    "$(wc -l <"$OUT/generator.txt") compared; differ: $(LC_ALL=C comm -3 "$OUT/expected.txt" "$OUT/generator.txt" | tr -s '\t\n' '  ')" \
+    "$NFILES compared; differ: "
 
 # ---------------------------------------------------------------- setup
 setup_db() {  # setup_db NAME: fresh database with the test schema and the file list
@@ -247,10 +257,17 @@ q -d e2e_cbench -c "SELECT format(E'SET acmetrace.cluster = %L;\n\\\\copy acmetr
                      ORDER BY f.k" >"$OUT/serial.psql"
 t0=$SECONDS
 if q -d e2e_cbench_serial -f "$OUT/serial.psql" >"$OUT/serial.log" 2>&1; then
-    ok "serial reload of the $(grep -c '^\\copy' "$OUT/serial.psql") loaded files in $((SECONDS - t0)) s"
+    echo "  (serial reload of $(grep -c '^\\copy' "$OUT/serial.psql") files in $((SECONDS - t0)) s)"
 else
     bad "serial reload failed (see $OUT/serial.log)"
 fi
+# The reference holds every file, each with exactly its file's jobs, so the
+# comparisons below are against whole data, not against what the race left.
+q -d e2e_cbench_serial -c "SELECT cluster || ' ' || count(*) || ' ' || md5(string_agg(job_id || E'\n', '' ORDER BY job_id COLLATE \"C\"))
+        FROM acmetrace.jobs GROUP BY cluster ORDER BY cluster COLLATE \"C\"" >"$OUT/serial-loaded.txt"
+check_eq "serial load: clusters, and those whose jobs differ from their file's (count, md5 of sorted ids)" \
+    "$(wc -l <"$OUT/serial-loaded.txt") clusters; differ: $(LC_ALL=C comm -3 "$OUT/expected.txt" "$OUT/serial-loaded.txt" | tr -s '\t\n' '  ')" \
+    "$NFILES clusters; differ: "
 rows='md5(string_agg(j::text, '"'|'"' ORDER BY j.cluster COLLATE "C", j.job_id COLLATE "C"))'
 check_eq "jobs rows identical to the serial load" \
     "$(q -d e2e_cbench -c "SELECT $rows FROM acmetrace.jobs j")" \
