@@ -48,10 +48,26 @@ else
     bad "tools/multinode.sh start failed: $(tail -5 "$OUT/start.log")"; finish
 fi
 if timeout 180 bash "$MN" load "$DIR" >"$OUT/load.log" 2>&1; then
-    ok "data loaded on node1, node2 and single; dist.jobs and dist.utilization built ($(($(date +%s) - t_start)) s so far)"
+    echo "  (data loaded, dist.jobs and dist.utilization built: $(($(date +%s) - t_start)) s so far)"
 else
     bad "tools/multinode.sh load failed: $(tail -5 "$OUT/load.log")"; finish
 fi
+# What the load made, before any query through the coordinator: the single
+# node has the sizes it was asked for (jobs per cluster; series x samples
+# GPU_UTIL values, no blank cells), and the two data nodes' rows add up to
+# the single node's (each keeps its months and drops the others).
+. "$DIR/load.params"
+rows_by_cluster() {  # rows_by_cluster CMD: "relation cluster rows" lines
+    "$1" -c "SELECT 'jobs', cluster, count(*) FROM acmetrace.jobs GROUP BY 2
+             UNION ALL SELECT 'utilization', cluster, count(*) FROM acmetrace.utilization GROUP BY 2" -F' ' | LC_ALL=C sort
+}
+single_rows=$(rows_by_cluster sq)
+check_eq "single node: rows per relation and cluster = the sizes loaded" "$single_rows" \
+    "$(printf 'jobs kalos %s\njobs seren %s\nutilization kalos %s\nutilization seren %s' \
+              "$KALOS" "$SEREN" $((SERIES * SAMPLES)) $((SERIES * SAMPLES)))"
+check_eq "node1 + node2: rows per relation and cluster = the single node's" \
+    "$({ rows_by_cluster n1q; rows_by_cluster n2q; } | awk '{ s[$1 " " $2] += $3 } END { for (k in s) print k, s[k] }' | LC_ALL=C sort)" \
+    "$single_rows"
 
 # loopback only: every server listens on 127.0.0.1 and nowhere else
 . <(bash "$MN" env "$DIR")
