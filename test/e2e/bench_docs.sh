@@ -27,7 +27,7 @@
 # repository's history and docs); BENCH_DOCS_SELFTEST=only stops after the
 # self-test. Needs no server; needs the git history (a full clone).
 . "$(dirname "$0")/lib.sh"
-BENCH_DOC=${BENCH_DOC:-$ROOT/BENCHMARKS.md}
+BENCH_DOC=$(realpath -m "${BENCH_DOC:-$ROOT/BENCHMARKS.md}")
 
 # lint_bench FILE REPO: one line per violation of (a)-(d), tagged.
 lint_bench() {
@@ -217,7 +217,7 @@ if ! git -C "$ROOT" rev-parse -q --verify HEAD >/dev/null; then bad "$ROOT is no
 [ "$(git -C "$ROOT" rev-parse --is-shallow-repository)" = false ] || bad "shallow clone: stamps need the full history"
 [ -f "$BENCH_DOC" ] || { bad "no $BENCH_DOC"; finish; }
 name=${BENCH_DOC#"$ROOT"/}
-out=$(lint_bench "$BENCH_DOC" "$ROOT"; lint_docs "$BENCH_DOC" $(docs_of "$ROOT"))
+out=$( (cd "$ROOT" && lint_bench "$BENCH_DOC" .; lint_docs "$BENCH_DOC" README.md doc/*.md) )
 echo "$out" >"$OUT/violations.txt"
 for t in a b c d e f; do
     lines=$(grep -F "($t)" <<<"$out")
