@@ -15,16 +15,27 @@ SELECT pg_describe_object(classid, objid, 0) COLLATE "C" AS member
    AND refobjid = (SELECT oid FROM pg_extension WHERE extname = 'acmetrace')
  ORDER BY 1;
 
--- Public functions and tables without a COMMENT (none expected); names
--- starting with _ are internal.
+-- Objects of the schema acmetrace without a COMMENT, whatever their name
+-- (none expected): functions (type I/O and operator functions included) and
+-- aggregates, tables and views, types, operators.  Internal helpers live in
+-- acmetrace_internal.
 SELECT p.oid::regprocedure AS undocumented
   FROM pg_proc p
- WHERE p.pronamespace = 'acmetrace'::regnamespace AND p.proname !~ '^_'
+ WHERE p.pronamespace = 'acmetrace'::regnamespace
    AND obj_description(p.oid, 'pg_proc') IS NULL;
-SELECT c.relname AS undocumented_table
+SELECT c.relname AS undocumented_relation
   FROM pg_class c
- WHERE c.relnamespace = 'acmetrace'::regnamespace AND c.relkind = 'r'
+ WHERE c.relnamespace = 'acmetrace'::regnamespace AND c.relkind IN ('r', 'p', 'v', 'm', 'f')
    AND obj_description(c.oid, 'pg_class') IS NULL;
+SELECT t.oid::regtype AS undocumented_type
+  FROM pg_type t
+ WHERE t.typnamespace = 'acmetrace'::regnamespace AND t.typcategory <> 'A'
+   AND (t.typrelid = 0 OR (SELECT relkind FROM pg_class WHERE oid = t.typrelid) = 'c')
+   AND obj_description(t.oid, 'pg_type') IS NULL;
+SELECT o.oid::regoperator AS undocumented_operator
+  FROM pg_operator o
+ WHERE o.oprnamespace = 'acmetrace'::regnamespace
+   AND obj_description(o.oid, 'pg_operator') IS NULL;
 
 -- No SECURITY DEFINER anywhere.
 SELECT count(*) AS security_definer_functions

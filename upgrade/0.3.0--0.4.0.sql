@@ -503,5 +503,54 @@ DROP TABLE acmetrace._utilization_0_3_rows;
 COMMENT ON TABLE acmetrace.utilization_lines IS
   'COPY target for wide utilization files, one line per row: each line is streamed into acmetrace.utilization_blocks as it arrives (always empty).';
 
+-- The type I/O and operator functions of the types that 0.3.0 has, documented
+-- as in a fresh install (src/install/types/).
+COMMENT ON FUNCTION acmetrace.delay_sketch_in(cstring) IS
+  'Text input function of acmetrace.delay_sketch: reads the text form given in the type''s comment; a malformed value is an error.';
+COMMENT ON FUNCTION acmetrace.delay_sketch_out(acmetrace.delay_sketch) IS
+  'Text output function of acmetrace.delay_sketch: writes the text form acmetrace.delay_sketch_in reads.';
+COMMENT ON FUNCTION acmetrace.delay_sketch_recv(internal) IS
+  'Binary input function of acmetrace.delay_sketch (COPY BINARY, binary protocol): a malformed value is an error.';
+COMMENT ON FUNCTION acmetrace.delay_sketch_send(acmetrace.delay_sketch) IS
+  'Binary output function of acmetrace.delay_sketch: writes the bytes acmetrace.delay_sketch_recv reads.';
+COMMENT ON FUNCTION acmetrace.occupancy_in(cstring) IS
+  'Text input function of acmetrace.occupancy: reads the text form given in the type''s comment; a malformed value is an error.';
+COMMENT ON FUNCTION acmetrace.occupancy_out(acmetrace.occupancy) IS
+  'Text output function of acmetrace.occupancy: writes the text form acmetrace.occupancy_in reads.';
+COMMENT ON FUNCTION acmetrace.occupancy_recv(internal) IS
+  'Binary input function of acmetrace.occupancy (COPY BINARY, binary protocol): a malformed value is an error.';
+COMMENT ON FUNCTION acmetrace.occupancy_send(acmetrace.occupancy) IS
+  'Binary output function of acmetrace.occupancy: writes the bytes acmetrace.occupancy_recv reads.';
+COMMENT ON FUNCTION acmetrace.occupancy_state_in(cstring) IS
+  'Text input function of acmetrace.occupancy_state: reads the text form given in the type''s comment; a malformed value is an error.';
+COMMENT ON FUNCTION acmetrace.occupancy_state_out(acmetrace.occupancy_state) IS
+  'Text output function of acmetrace.occupancy_state: writes the text form acmetrace.occupancy_state_in reads.';
+COMMENT ON FUNCTION acmetrace.occupancy_state_recv(internal) IS
+  'Binary input function of acmetrace.occupancy_state (COPY BINARY, binary protocol): a malformed value is an error.';
+COMMENT ON FUNCTION acmetrace.occupancy_state_send(acmetrace.occupancy_state) IS
+  'Binary output function of acmetrace.occupancy_state: writes the bytes acmetrace.occupancy_state_recv reads.';
+COMMENT ON FUNCTION acmetrace.occupancy_eq(acmetrace.occupancy, acmetrace.occupancy) IS
+  'Function of the operator = on acmetrace.occupancy: the two occupancies are the same step function.';
+COMMENT ON FUNCTION acmetrace.occupancy_ne(acmetrace.occupancy, acmetrace.occupancy) IS
+  'Function of the operator <> on acmetrace.occupancy: the two occupancies are different step functions.';
+COMMENT ON OPERATOR acmetrace.<> (acmetrace.occupancy, acmetrace.occupancy) IS
+  'The two occupancies are different step functions.';
+COMMENT ON FUNCTION acmetrace.bins_state_in(cstring) IS
+  'Text input function of acmetrace.bins_state: reads the text form given in the type''s comment; a malformed value is an error.';
+COMMENT ON FUNCTION acmetrace.bins_state_out(acmetrace.bins_state) IS
+  'Text output function of acmetrace.bins_state: writes the text form acmetrace.bins_state_in reads.';
+COMMENT ON FUNCTION acmetrace.bins_state_recv(internal) IS
+  'Binary input function of acmetrace.bins_state (COPY BINARY, binary protocol): a malformed value is an error.';
+COMMENT ON FUNCTION acmetrace.bins_state_send(acmetrace.bins_state) IS
+  'Binary output function of acmetrace.bins_state: writes the bytes acmetrace.bins_state_recv reads.';
+COMMENT ON FUNCTION acmetrace.samples_in(cstring) IS
+  'Text input function of acmetrace.samples: reads the text form given in the type''s comment; a malformed value is an error.';
+COMMENT ON FUNCTION acmetrace.samples_out(acmetrace.samples) IS
+  'Text output function of acmetrace.samples: writes the text form acmetrace.samples_in reads.';
+COMMENT ON FUNCTION acmetrace.samples_recv(internal) IS
+  'Binary input function of acmetrace.samples (COPY BINARY, binary protocol): a malformed value is an error.';
+COMMENT ON FUNCTION acmetrace.samples_send(acmetrace.samples) IS
+  'Binary output function of acmetrace.samples: writes the bytes acmetrace.samples_recv reads.';
+
 -- ---- The tables new in 0.4.0 (src/install/trace/summaries.sql), then the surface
 -- of 0.4.0 (src/install/surface/), follow. ----

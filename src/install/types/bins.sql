@@ -36,6 +36,14 @@ CREATE TYPE acmetrace.bins_state (
 );
 COMMENT ON TYPE acmetrace.bins_state IS
   'Transition state of acmetrace.bins, bins_at, cdf_at and weighted_cdf_at: the aggregate''s arguments and its counts (and weights). Text form v1:<the versioned binary state in hexadecimal>, checked field by field on the way in.';
+COMMENT ON FUNCTION acmetrace.bins_state_in(cstring) IS
+  'Text input function of acmetrace.bins_state: reads the text form given in the type''s comment; a malformed value is an error.';
+COMMENT ON FUNCTION acmetrace.bins_state_out(acmetrace.bins_state) IS
+  'Text output function of acmetrace.bins_state: writes the text form acmetrace.bins_state_in reads.';
+COMMENT ON FUNCTION acmetrace.bins_state_recv(internal) IS
+  'Binary input function of acmetrace.bins_state (COPY BINARY, binary protocol): a malformed value is an error.';
+COMMENT ON FUNCTION acmetrace.bins_state_send(acmetrace.bins_state) IS
+  'Binary output function of acmetrace.bins_state: writes the bytes acmetrace.bins_state_recv reads.';
 
 -- Aggregate support.
 CREATE FUNCTION acmetrace_internal.bins_trans(acmetrace.bins_state, double precision, double precision, double precision, integer)

@@ -34,6 +34,14 @@ CREATE TYPE acmetrace.gbdt (
 );
 COMMENT ON TYPE acmetrace.gbdt IS
   'A gradient-boosted regression tree model made by acmetrace.gbdt_train. Text form v1:<the versioned binary model in hexadecimal>, checked field by field on the way in (a crafted value is an error, never trusted).';
+COMMENT ON FUNCTION acmetrace.gbdt_in(cstring) IS
+  'Text input function of acmetrace.gbdt: reads the text form given in the type''s comment; a malformed value is an error.';
+COMMENT ON FUNCTION acmetrace.gbdt_out(acmetrace.gbdt) IS
+  'Text output function of acmetrace.gbdt: writes the text form acmetrace.gbdt_in reads.';
+COMMENT ON FUNCTION acmetrace.gbdt_recv(internal) IS
+  'Binary input function of acmetrace.gbdt (COPY BINARY, binary protocol): a malformed value is an error.';
+COMMENT ON FUNCTION acmetrace.gbdt_send(acmetrace.gbdt) IS
+  'Binary output function of acmetrace.gbdt: writes the bytes acmetrace.gbdt_recv reads.';
 
 -- gbdt_state: gbdt_train's transition state (the rows gathered so far and
 -- the parameters), a real type so that parallel workers and Citus can ship
@@ -71,6 +79,14 @@ CREATE TYPE acmetrace.gbdt_state (
 );
 COMMENT ON TYPE acmetrace.gbdt_state IS
   'Transition state of acmetrace.gbdt_train: its parameters and the training rows gathered so far. Text form v1:<the versioned binary state in hexadecimal>, checked field by field on the way in.';
+COMMENT ON FUNCTION acmetrace.gbdt_state_in(cstring) IS
+  'Text input function of acmetrace.gbdt_state: reads the text form given in the type''s comment; a malformed value is an error.';
+COMMENT ON FUNCTION acmetrace.gbdt_state_out(acmetrace.gbdt_state) IS
+  'Text output function of acmetrace.gbdt_state: writes the text form acmetrace.gbdt_state_in reads.';
+COMMENT ON FUNCTION acmetrace.gbdt_state_recv(internal) IS
+  'Binary input function of acmetrace.gbdt_state (COPY BINARY, binary protocol): a malformed value is an error.';
+COMMENT ON FUNCTION acmetrace.gbdt_state_send(acmetrace.gbdt_state) IS
+  'Binary output function of acmetrace.gbdt_state: writes the bytes acmetrace.gbdt_state_recv reads.';
 
 CREATE FUNCTION acmetrace_internal.gbdt_trans(acmetrace.gbdt_state, double precision[], double precision)
 RETURNS acmetrace.gbdt_state AS 'MODULE_PATHNAME', 'acmetrace_gbdt_trans' LANGUAGE C IMMUTABLE PARALLEL SAFE;

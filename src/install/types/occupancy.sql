@@ -34,6 +34,14 @@ CREATE TYPE acmetrace.occupancy (
 );
 COMMENT ON TYPE acmetrace.occupancy IS
   'GPUs allocated over time, a step function. Text form [["<timestamptz>",<gpus>],...]: each step gives the allocation from its time until the next step; 0 before the first.';
+COMMENT ON FUNCTION acmetrace.occupancy_in(cstring) IS
+  'Text input function of acmetrace.occupancy: reads the text form given in the type''s comment; a malformed value is an error.';
+COMMENT ON FUNCTION acmetrace.occupancy_out(acmetrace.occupancy) IS
+  'Text output function of acmetrace.occupancy: writes the text form acmetrace.occupancy_in reads.';
+COMMENT ON FUNCTION acmetrace.occupancy_recv(internal) IS
+  'Binary input function of acmetrace.occupancy (COPY BINARY, binary protocol): a malformed value is an error.';
+COMMENT ON FUNCTION acmetrace.occupancy_send(acmetrace.occupancy) IS
+  'Binary output function of acmetrace.occupancy: writes the bytes acmetrace.occupancy_recv reads.';
 
 CREATE FUNCTION acmetrace.occupancy_eq(acmetrace.occupancy, acmetrace.occupancy)
 RETURNS boolean
@@ -57,6 +65,12 @@ CREATE OPERATOR acmetrace.<> (
 );
 COMMENT ON OPERATOR acmetrace.= (acmetrace.occupancy, acmetrace.occupancy) IS
   'The two occupancies are the same step function.';
+COMMENT ON FUNCTION acmetrace.occupancy_eq(acmetrace.occupancy, acmetrace.occupancy) IS
+  'Function of the operator = on acmetrace.occupancy: the two occupancies are the same step function.';
+COMMENT ON FUNCTION acmetrace.occupancy_ne(acmetrace.occupancy, acmetrace.occupancy) IS
+  'Function of the operator <> on acmetrace.occupancy: the two occupancies are different step functions.';
+COMMENT ON OPERATOR acmetrace.<> (acmetrace.occupancy, acmetrace.occupancy) IS
+  'The two occupancies are different step functions.';
 
 -- occupancy_agg's and rollup's state, a real type so that parallel workers,
 -- postgres_fdw and Citus can ship partial states through its I/O: jobs
@@ -96,6 +110,14 @@ CREATE TYPE acmetrace.occupancy_state (
 );
 COMMENT ON TYPE acmetrace.occupancy_state IS
   'Partial state of occupancy_agg and rollup(occupancy): the jobs seen so far. Text form v1:<hex>, the serialized state (version, start and end counts, then sorted (time, gpus) start and end events) in lower-case hexadecimal; binary form the same bytes. Checked on input: a state releases no GPUs before allocating them.';
+COMMENT ON FUNCTION acmetrace.occupancy_state_in(cstring) IS
+  'Text input function of acmetrace.occupancy_state: reads the text form given in the type''s comment; a malformed value is an error.';
+COMMENT ON FUNCTION acmetrace.occupancy_state_out(acmetrace.occupancy_state) IS
+  'Text output function of acmetrace.occupancy_state: writes the text form acmetrace.occupancy_state_in reads.';
+COMMENT ON FUNCTION acmetrace.occupancy_state_recv(internal) IS
+  'Binary input function of acmetrace.occupancy_state (COPY BINARY, binary protocol): a malformed value is an error.';
+COMMENT ON FUNCTION acmetrace.occupancy_state_send(acmetrace.occupancy_state) IS
+  'Binary output function of acmetrace.occupancy_state: writes the bytes acmetrace.occupancy_state_recv reads.';
 
 CREATE FUNCTION acmetrace_internal.occupancy_trans(acmetrace.occupancy_state, timestamptz, timestamptz, integer)
 RETURNS acmetrace.occupancy_state

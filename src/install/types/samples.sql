@@ -36,6 +36,14 @@ CREATE TYPE acmetrace.samples (
 );
 COMMENT ON TYPE acmetrace.samples IS
   'A compressed run of one series'' samples (time, value), lossless: times delta-coded from their regular step, values as integers / 10^k bit-packed in chunks of 128 (raw float8 when a value is not a short decimal). Text form v1:<the versioned block in hexadecimal>, checked field by field on the way in.';
+COMMENT ON FUNCTION acmetrace.samples_in(cstring) IS
+  'Text input function of acmetrace.samples: reads the text form given in the type''s comment; a malformed value is an error.';
+COMMENT ON FUNCTION acmetrace.samples_out(acmetrace.samples) IS
+  'Text output function of acmetrace.samples: writes the text form acmetrace.samples_in reads.';
+COMMENT ON FUNCTION acmetrace.samples_recv(internal) IS
+  'Binary input function of acmetrace.samples (COPY BINARY, binary protocol): a malformed value is an error.';
+COMMENT ON FUNCTION acmetrace.samples_send(acmetrace.samples) IS
+  'Binary output function of acmetrace.samples: writes the bytes acmetrace.samples_recv reads.';
 
 CREATE FUNCTION acmetrace.samples_info(s acmetrace.samples,
                                        OUT samples integer, OUT first_ts timestamptz, OUT last_ts timestamptz,

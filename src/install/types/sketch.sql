@@ -34,6 +34,14 @@ CREATE TYPE acmetrace.delay_sketch (
 );
 COMMENT ON TYPE acmetrace.delay_sketch IS
   'Quantile sketch of non-negative values: every percentile is within the relative error (default 0.5%) of the value of that rank; mergeable with acmetrace.rollup. Text form v1 err=<e> n=<count> zeros=<count> min=<x> max=<x> sum=<x> int=<0|1> b=<bucket>:<count>,+<step>:<count>...';
+COMMENT ON FUNCTION acmetrace.delay_sketch_in(cstring) IS
+  'Text input function of acmetrace.delay_sketch: reads the text form given in the type''s comment; a malformed value is an error.';
+COMMENT ON FUNCTION acmetrace.delay_sketch_out(acmetrace.delay_sketch) IS
+  'Text output function of acmetrace.delay_sketch: writes the text form acmetrace.delay_sketch_in reads.';
+COMMENT ON FUNCTION acmetrace.delay_sketch_recv(internal) IS
+  'Binary input function of acmetrace.delay_sketch (COPY BINARY, binary protocol): a malformed value is an error.';
+COMMENT ON FUNCTION acmetrace.delay_sketch_send(acmetrace.delay_sketch) IS
+  'Binary output function of acmetrace.delay_sketch: writes the bytes acmetrace.delay_sketch_recv reads.';
 
 -- Aggregate support: the state is the sketch itself, kept expanded (its
 -- bucket array updated in place) while the aggregate runs, so partial
