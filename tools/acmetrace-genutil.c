@@ -6,12 +6,15 @@
  *
  *   acmetrace-genutil [--metric M] [--cluster C] [--series N] [--start YYYY-MM-DD]
  *                     [--days D | --samples N] [--seed S] [--time text|epoch]
- *                     [--offline SHARE] [--gaps SHARE] [--jobs N]
+ *                     [--offline SHARE] [--gaps SHARE] [--jobs N | --iid]
  *                     [-o FILE | --split-by-month DIR [--overlap K]]
  *
  * With --jobs N the columns are the GPUs of the cluster running the jobs
  * of acmetrace.generate_jobs(cluster, N, seed): a GPU is busy only while
  * one of them runs on it (acmetrace.generate_placement names its GPUs).
+ * With --iid every value is drawn independently from the metric's
+ * published distribution (no idle/busy runs, no texture): the worst case
+ * of the samples codec, in the same layout.
  */
 #include <errno.h>
 #include <getopt.h>
@@ -28,12 +31,13 @@ usage(FILE *f)
 	fprintf(f,
 			"usage: acmetrace-genutil [--metric GPU_UTIL|SM_ACTIVE|SM_OCCUPANCY|FB_USED|NODE_CPU_UTILIZATION|NODE_MEMORY_UTILIZATION]\n"
 			"                         [--cluster seren|kalos] [--series N] [--start YYYY-MM-DD] [--days D | --samples N]\n"
-			"                         [--seed S] [--time text|epoch] [--offline SHARE] [--gaps SHARE] [--jobs N]\n"
+			"                         [--seed S] [--time text|epoch] [--offline SHARE] [--gaps SHARE] [--jobs N | --iid]\n"
 			"                         [-o FILE | --split-by-month DIR [--overlap K]]\n"
 			"Writes a wide utilization CSV: Time (Asia/Shanghai text, or Unix seconds with --time epoch),\n"
 			"then one column per GPU, a line per 15 s.  Default: GPU_UTIL of seren, 2288 GPUs, 1 day\n"
 			"from 2023-07-01, seed 1, to standard output.  --jobs N: a column per GPU of the cluster,\n"
-			"busy only while a job of acmetrace.generate_jobs(cluster, N, seed) runs on it.\n");
+			"busy only while a job of acmetrace.generate_jobs(cluster, N, seed) runs on it.\n"
+			"--iid: every value drawn independently from the published distribution (no temporal structure).\n");
 }
 
 static void
@@ -139,7 +143,7 @@ typedef struct source
 
 static void
 source_open(source *src, const char *cluster, const char *metric, long long series, long long seed,
-			double offline, long long jobs, long long start, long long total)
+			double offline, long long jobs, int iid, long long start, long long total)
 {
 	memset(src, 0, sizeof *src);
 	at_rng_seed(&src->trace_gaps, (uint64_t) seed ^ 0x9e3779b97f4a7c15ULL);
@@ -165,6 +169,8 @@ source_open(source *src, const char *cluster, const char *metric, long long seri
 	src->st = calloc((size_t) series, sizeof *src->st);
 	if (src->st == NULL || at_util_gen_init(&src->g, cluster, metric, (int) series, (uint64_t) seed, offline, src->st) != 0)
 		die("no published distribution for this cluster and metric", metric);
+	if (iid)
+		at_util_gen_iid(&src->g);
 }
 
 static size_t
@@ -203,7 +209,8 @@ main(int argc, char **argv)
 				overlap = 0,
 				jobs = 0;
 	long long	start = parse_day("2023-07-01");
-	int			epoch = 0;
+	int			epoch = 0,
+				iid = 0;
 	double		offline = 0.01,
 				gaps = 0.0005;
 	static struct option opts[] = {
@@ -213,7 +220,7 @@ main(int argc, char **argv)
 		{"seed", required_argument, 0, 'S'}, {"time", required_argument, 0, 't'},
 		{"offline", required_argument, 0, 'O'}, {"gaps", required_argument, 0, 'g'},
 		{"split-by-month", required_argument, 0, 'M'}, {"overlap", required_argument, 0, 'v'},
-		{"jobs", required_argument, 0, 'J'},
+		{"jobs", required_argument, 0, 'J'}, {"iid", no_argument, 0, 'I'},
 		{"help", no_argument, 0, 'h'}, {0, 0, 0, 0}
 	};
 	int			c;
@@ -249,6 +256,7 @@ main(int argc, char **argv)
 			case 'M': split = optarg; break;
 			case 'v': overlap = number(optarg, 0, 100000, "--overlap must be 0..100000"); break;
 			case 'J': jobs = number(optarg, 1, 100000000LL, "--jobs must be 1..1e8"); break;
+			case 'I': iid = 1; break;
 			case 'o': out = optarg; break;
 			case 'h': usage(stdout); return 0;
 			default: usage(stderr); return 2;
@@ -260,8 +268,10 @@ main(int argc, char **argv)
 		die("-o and --split-by-month exclude each other", NULL);
 	if (overlap && !split)
 		die("--overlap needs --split-by-month", NULL);
+	if (iid && jobs > 0)
+		die("--iid and --jobs exclude each other", NULL);
 	total = samples > 0 ? samples : days * 5760;
-	source_open(&src, cluster, metric, series, seed, offline, jobs, start, total);
+	source_open(&src, cluster, metric, series, seed, offline, jobs, iid, start, total);
 	if (src.trace != NULL)
 		series = at_util_trace_series(src.trace);
 	cap = at_util_line_size((int) series) + 64;
@@ -324,7 +334,7 @@ main(int argc, char **argv)
 		if (f != stdout)
 			fclose(f);
 		source_close(&src);
-		source_open(&src, cluster, metric, series, seed, offline, jobs, start, total);
+		source_open(&src, cluster, metric, series, seed, offline, jobs, iid, start, total);
 		cur_month = -1;
 		f = NULL;
 		{

@@ -203,6 +203,12 @@ at_util_gen_init(at_util_gen *g, const char *cluster, const char *metric, int se
 	return 0;
 }
 
+void
+at_util_gen_iid(at_util_gen *g)
+{
+	g->iid = 1;
+}
+
 /* Writes v with d decimals (0 or 3), trailing zeros dropped; returns the length. */
 static size_t
 put_value(char *out, double v, int decimals)
@@ -269,8 +275,13 @@ at_util_gen_cells(at_util_gen *g, char *buf, int *empty)
 		if (s->offline)
 			continue;
 		*empty = 0;
-		u = 0.5 * erfc(-s->z / sqrt(2.0));
-		v = at_util_quantile_at(g->q, s->busy ? g->p_idle + u * (1.0 - g->p_idle) : u * g->p_idle);
+		if (g->iid)
+			v = at_util_quantile_at(g->q, at_rng_uniform(&g->rng));
+		else
+		{
+			u = 0.5 * erfc(-s->z / sqrt(2.0));
+			v = at_util_quantile_at(g->q, s->busy ? g->p_idle + u * (1.0 - g->p_idle) : u * g->p_idle);
+		}
 		n += put_value(buf + n, v * g->scale, g->decimals);
 	}
 	buf[n] = '\0';

@@ -67,6 +67,7 @@ typedef struct at_util_gen
 	int			decimals;		/* 0 or 3 */
 	int			series;
 	double		offline_share;
+	int			iid;			/* at_util_gen_iid: values independent of each other */
 	at_rng		rng;
 	at_util_series *s;			/* caller-allocated, series entries */
 } at_util_gen;
@@ -86,6 +87,14 @@ extern int	at_util_gen_init(at_util_gen *g, const char *cluster, const char *met
  * and sets *empty when every cell is empty.
  */
 extern size_t at_util_gen_cells(at_util_gen *g, char *buf, int *empty);
+
+/*
+ * Switches an initialized model to independent values: every value is the
+ * table's quantile at a fresh uniform probability, with no idle/busy runs
+ * or AR(1) texture (the compression codec's worst case).  Offline runs
+ * (empty cells) stay as they are, so the file layout is the same.
+ */
+extern void at_util_gen_iid(at_util_gen *g);
 
 /* The value the quantile table gives at probability p (linear interpolation). */
 extern double at_util_quantile_at(const double *q, double p);

@@ -309,17 +309,468 @@ unpack(const unsigned char *p, size_t nbytes, const unsigned char *end, int w, i
 	}
 }
 
+/* ---- the value code (version 2) ---- */
+
+typedef struct chunk chunk;
+
+/* Bits most significant first, left-aligned in acc; zero bytes past end. */
+typedef struct bitreader
+{
+	const unsigned char *p;
+	const unsigned char *end;
+	uint64_t	acc;
+	int			nbits;
+	size_t		over;			/* zero bytes supplied past end */
+} bitreader;
+
+static ALWAYS_INLINE void
+br_refill(bitreader *b)
+{
+	if (b->end - b->p >= 8)
+	{
+		/* whole bytes up to 63 bits; the part of the next byte is its own bits */
+		int			adv = (63 - b->nbits) >> 3;
+
+		b->acc |= __builtin_bswap64(ld64(b->p)) >> b->nbits;
+		b->p += adv;
+		b->nbits += 8 * adv;
+		return;
+	}
+	while (b->nbits <= 56)
+	{
+		uint64_t	byte = 0;
+
+		if (b->p < b->end)
+			byte = *b->p++;
+		else
+			b->over++;
+		b->acc |= byte << (56 - b->nbits);
+		b->nbits += 8;
+	}
+}
+
+/*
+ * One value of a coded chunk (nbits >= 15 + the raw bits after a refill).
+ * The code is complete (the check saw to it), so some length <= MAXLEN ends
+ * the scan.
+ */
+static ALWAYS_INLINE uint64_t
+code_value(const at_samples_code *c, bitreader *b)
+{
+	uint32_t	e = c->fast[b->acc >> (64 - AT_SAMPLES_CODE_FAST)];
+	int			len,
+				idx,
+				r;
+	uint64_t	m;
+
+	if (e != 0)
+	{
+		len = (int) (e & 15);
+		idx = (int) (e >> 4);
+	}
+	else
+	{
+		uint32_t	v = (uint32_t) (b->acc >> (64 - AT_SAMPLES_CODE_MAXLEN));
+
+		len = AT_SAMPLES_CODE_FAST + 1;
+		while (len < AT_SAMPLES_CODE_MAXLEN && v >= c->lim[len])
+			len++;
+		idx = (int) (c->first_idx[len] + (v >> (AT_SAMPLES_CODE_MAXLEN - len)) - c->first_code[len]);
+	}
+	b->acc <<= len;
+	b->nbits -= len;
+	m = c->symv[idx];
+	r = c->symraw[idx];
+	if (r)
+	{
+		br_refill(b);
+		m += b->acc >> (64 - r);
+		b->acc <<= r;
+		b->nbits -= r;
+	}
+	return m;
+}
+
+/*
+ * cnt values of a coded chunk (nbytes at bits, the block ending at end)
+ * into out, mod 2^64; returns the bits used, and the unused bits of the
+ * last byte read into *pad (when not NULL).
+ */
+static uint64_t
+code_ints(const at_samples_code *c, const unsigned char *bits, size_t nbytes, const unsigned char *end,
+		  int cnt, uint64_t *out, uint64_t *pad)
+{
+	bitreader	b = {bits, bits + nbytes, 0, 0, 0};
+	uint64_t	used;
+	int			i = 0;
+
+	(void) end;
+	/* a refill leaves at least 57 bits: three codes when none has raw bits */
+	if (c->raw == 0)
+		for (; i + 3 <= cnt; i += 3)
+		{
+			br_refill(&b);
+			out[i] = code_value(c, &b);
+			out[i + 1] = code_value(c, &b);
+			out[i + 2] = code_value(c, &b);
+		}
+	for (; i < cnt; i++)
+	{
+		br_refill(&b);
+		out[i] = code_value(c, &b);
+	}
+	used = 8 * ((uint64_t) (b.p - bits) + b.over) - (uint64_t) b.nbits;
+	/* the bits left of the last byte read (the padding, if it was the last) */
+	if (pad != NULL)
+		*pad = (used & 7) ? b.acc >> (56 + (used & 7)) : 0;
+	return used;
+}
+
+/*
+ * Reads a value code at p (varint T and T bytes, before end) into c;
+ * returns the first chunk, or NULL with *msg set.  Validates everything
+ * decoding relies on, so it serves trusted and untrusted bytes alike.
+ */
+static const unsigned char *
+code_read(const unsigned char *p, const unsigned char *end, at_samples_code *c, const char **msg)
+{
+	uint64_t	t,
+				x,
+				nb,
+				base,
+				exact[AT_SAMPLES_CODE_EXACT],
+				kraft = 0;
+	const unsigned char *tend;
+	int			L,
+				ne,
+				nsym,
+				used = 0;
+	uint8_t		len[AT_SAMPLES_CODE_SYMS];
+	uint32_t	count[AT_SAMPLES_CODE_MAXLEN + 1] = {0},
+				pos[AT_SAMPLES_CODE_MAXLEN + 1],
+				code = 0,
+				idx = 0;
+
+	*msg = "the value code is cut short or holds a bad varint";
+	if ((p = check_varint(p, end, &t)) == NULL || t > (uint64_t) (end - p))
+		return NULL;
+	tend = p + t;
+	if (p == tend)
+		return NULL;
+	L = *p++;
+	if (L > AT_SAMPLES_CODE_RAW)
+	{
+		*msg = "the value code's raw bits are out of range";
+		return NULL;
+	}
+	if ((p = check_varint(p, tend, &x)) == NULL || p == tend)
+		return NULL;
+	base = unzz(x);
+	if (base + (M_LIMIT - 1) > 2 * M_LIMIT - 2)
+	{
+		*msg = "the value code's base is not below 2^53 in magnitude";
+		return NULL;
+	}
+	ne = *p++;
+	if (ne > AT_SAMPLES_CODE_EXACT)
+	{
+		*msg = "the value code has too many exact values";
+		return NULL;
+	}
+	for (int i = 0; i < ne; i++)
+	{
+		if ((p = check_varint(p, tend, &x)) == NULL)
+			return NULL;
+		if (x >= 2 * M_LIMIT || (i > 0 && exact[i - 1] + x + 1 >= 2 * M_LIMIT))
+		{
+			*msg = "an exact value of the value code is out of range";
+			return NULL;
+		}
+		exact[i] = i == 0 ? x : exact[i - 1] + x + 1;
+	}
+	if ((p = check_varint(p, tend, &nb)) == NULL)
+		return NULL;
+	if (nb < 1 || nb > AT_SAMPLES_CODE_BUCKETS)
+	{
+		*msg = "the value code's bucket count is out of range";
+		return NULL;
+	}
+	nsym = ne + (int) nb;
+	if ((size_t) (tend - p) != (size_t) (nsym + 1) / 2)
+	{
+		*msg = "the value code's lengths do not fill it";
+		return NULL;
+	}
+	for (int s = 0; s < nsym; s++)
+	{
+		len[s] = (uint8_t) ((p[s / 2] >> (4 * (s & 1))) & 15);
+		if (len[s])
+		{
+			count[len[s]]++;
+			kraft += (uint64_t) 1 << (AT_SAMPLES_CODE_MAXLEN - len[s]);
+			used++;
+		}
+	}
+	if ((nsym & 1) && (p[nsym / 2] >> 4) != 0)
+	{
+		*msg = "the value code's padding nibble is not zero";
+		return NULL;
+	}
+	if (used < 2 || kraft != (uint64_t) 1 << AT_SAMPLES_CODE_MAXLEN)
+	{
+		*msg = "the value code's lengths do not make a complete code";
+		return NULL;
+	}
+	/* canonical: codes in order of length, then symbol */
+	for (int l = 1; l <= AT_SAMPLES_CODE_MAXLEN; l++)
+	{
+		c->first_code[l] = code;
+		c->first_idx[l] = idx;
+		pos[l] = idx;
+		code += count[l];
+		idx += count[l];
+		c->lim[l] = code << (AT_SAMPLES_CODE_MAXLEN - l);
+		code <<= 1;
+	}
+	c->lim[0] = 0;
+	c->first_code[0] = c->first_idx[0] = 0;
+	c->raw = L;
+	/* the look-up table of the short codes */
+	memset(c->fast, 0, sizeof c->fast);
+	for (int l = 1; l <= AT_SAMPLES_CODE_FAST; l++)
+		for (uint32_t j = 0; j < count[l]; j++)
+		{
+			uint32_t	lo = (c->first_code[l] + j) << (AT_SAMPLES_CODE_FAST - l),
+						hi = lo + ((uint32_t) 1 << (AT_SAMPLES_CODE_FAST - l));
+			uint16_t	e = (uint16_t) ((c->first_idx[l] + j) << 4 | (uint32_t) l);
+
+			for (uint32_t x = lo; x < hi; x++)
+				c->fast[x] = e;
+		}
+	for (int s = 0; s < nsym; s++)
+	{
+		uint32_t	k;
+
+		if (!len[s])
+			continue;
+		k = pos[len[s]]++;
+		if (s < ne)
+		{
+			c->symv[k] = base + exact[s];
+			c->symraw[k] = 0;
+		}
+		else
+		{
+			c->symv[k] = base + ((uint64_t) (s - ne) << L);
+			c->symraw[k] = (uint8_t) L;
+		}
+	}
+	*msg = NULL;
+	return tend;
+}
+
+/*
+ * The first value chunk of a checked block; for version 2, its value
+ * code into c and *coded set.
+ */
+static const unsigned char *
+chunks_begin(const unsigned char *buf, size_t len, at_samples_code *c, int *coded)
+{
+	const unsigned char *vs = value_section(buf);
+	const char *msg;
+
+	*coded = buf[0] == AT_SAMPLES_VERSION;
+	if (!*coded)
+		return vs;
+	return code_read(vs, buf + len, c, &msg);
+}
+
+/* ---- writing a value code ---- */
+
+/* Bits most significant first; acc holds nb pending bits (nb < 8 between calls). */
+typedef struct bitwriter
+{
+	unsigned char *p;
+	uint64_t	acc;
+	int			nb;
+} bitwriter;
+
+static ALWAYS_INLINE void
+bw_put(bitwriter *w, uint64_t v, int len)
+{
+	w->acc = (w->acc << len) | v;
+	w->nb += len;
+	while (w->nb >= 8)
+	{
+		w->nb -= 8;
+		*w->p++ = (unsigned char) (w->acc >> w->nb);
+	}
+}
+
+/* Values counted while planning a code: open addressing, new keys dropped when full. */
+#define PLAN_SLOTS 1024
+typedef struct planner
+{
+	int64_t		key[PLAN_SLOTS];
+	uint32_t	cnt[PLAN_SLOTS];
+	int			used;
+	uint64_t	bucket[AT_SAMPLES_CODE_BUCKETS];
+} planner;
+
+typedef struct coder
+{
+	int			L,
+				ne,
+				nb;
+	int64_t		base;
+	int64_t		exact[AT_SAMPLES_CODE_EXACT];
+	uint8_t		len[AT_SAMPLES_CODE_SYMS];
+	uint32_t	code[AT_SAMPLES_CODE_SYMS];
+} coder;
+
+/* The coder's symbol of m, and its raw bits in *raw. */
+static ALWAYS_INLINE int
+coder_sym(const coder *cd, int64_t m, uint64_t *raw)
+{
+	uint64_t	x = (uint64_t) m - (uint64_t) cd->base;
+
+	for (int i = 0; i < cd->ne; i++)
+		if (cd->exact[i] == m)
+		{
+			*raw = 0;
+			return i;
+		}
+	*raw = x & (((uint64_t) 1 << cd->L) - 1);
+	return cd->ne + (int) (x >> cd->L);
+}
+
+/*
+ * Huffman code lengths of the n weights w (0: no code) into len, at most
+ * AT_SAMPLES_CODE_MAXLEN (weights halved until they fit).  0 when fewer
+ * than two weights are nonzero.
+ */
+static int
+huffman_lengths(const uint64_t *w0, int n, uint8_t *len)
+{
+	uint64_t	w[AT_SAMPLES_CODE_SYMS],
+				nw[2 * AT_SAMPLES_CODE_SYMS];
+	int			leaf[AT_SAMPLES_CODE_SYMS],
+				parent[2 * AT_SAMPLES_CODE_SYMS],
+				depth[2 * AT_SAMPLES_CODE_SYMS],
+				k = 0;
+
+	memcpy(w, w0, sizeof(uint64_t) * (size_t) n);
+	for (int s = 0; s < n; s++)
+		if (w[s])
+			leaf[k++] = s;
+	if (k < 2)
+		return 0;
+	for (;;)
+	{
+		int			li = 0,
+					ii = k,
+					top = k,
+					maxd = 0;
+
+		/* leaves by weight (insertion sort: k is small) */
+		for (int i = 1; i < k; i++)
+		{
+			int			s = leaf[i],
+						j = i;
+
+			while (j > 0 && w[leaf[j - 1]] > w[s])
+			{
+				leaf[j] = leaf[j - 1];
+				j--;
+			}
+			leaf[j] = s;
+		}
+		for (int i = 0; i < k; i++)
+			nw[i] = w[leaf[i]];
+		/* two queues: sorted leaves 0..k-1, internal nodes k.. in order made */
+		for (int j = 0; j < k - 1; j++)
+		{
+			int			a[2];
+
+			for (int t = 0; t < 2; t++)
+				a[t] = li < k && (ii == top || nw[li] <= nw[ii]) ? li++ : ii++;
+			nw[top] = nw[a[0]] + nw[a[1]];
+			parent[a[0]] = parent[a[1]] = top++;
+		}
+		depth[top - 1] = 0;
+		for (int i = top - 2; i >= 0; i--)
+		{
+			depth[i] = depth[parent[i]] + 1;
+			if (i < k && depth[i] > maxd)
+				maxd = depth[i];
+		}
+		if (maxd <= AT_SAMPLES_CODE_MAXLEN)
+		{
+			memset(len, 0, (size_t) n);
+			for (int i = 0; i < k; i++)
+				len[leaf[i]] = (uint8_t) depth[i];
+			return 1;
+		}
+		for (int i = 0; i < k; i++)
+			w[leaf[i]] = (w[leaf[i]] + 1) / 2;
+	}
+}
+
+/* Canonical codes for cd->len (as code_read assigns them). */
+static void
+coder_codes(coder *cd)
+{
+	uint32_t	count[AT_SAMPLES_CODE_MAXLEN + 1] = {0},
+				next[AT_SAMPLES_CODE_MAXLEN + 1],
+				code = 0;
+	int			nsym = cd->ne + cd->nb;
+
+	for (int s = 0; s < nsym; s++)
+		count[cd->len[s]]++;
+	count[0] = 0;
+	for (int l = 1; l <= AT_SAMPLES_CODE_MAXLEN; l++)
+	{
+		next[l] = code;
+		code = (code + count[l]) << 1;
+	}
+	for (int s = 0; s < nsym; s++)
+		if (cd->len[s])
+			cd->code[s] = next[cd->len[s]]++;
+}
+
+/* The value code's bytes (varint T and the table) at p; returns the end. */
+static unsigned char *
+put_code(unsigned char *p, const coder *cd)
+{
+	unsigned char tbl[16 + 10 * AT_SAMPLES_CODE_EXACT + AT_SAMPLES_CODE_SYMS / 2 + 16],
+			   *q = tbl;
+	int			nsym = cd->ne + cd->nb;
+
+	*q++ = (unsigned char) cd->L;
+	q = put_varint(q, zz((uint64_t) cd->base));
+	*q++ = (unsigned char) cd->ne;
+	for (int i = 0; i < cd->ne; i++)
+		q = put_varint(q, i == 0 ? (uint64_t) (cd->exact[0] - cd->base) : (uint64_t) (cd->exact[i] - cd->exact[i - 1] - 1));
+	q = put_varint(q, (uint64_t) cd->nb);
+	for (int s = 0; s < nsym; s += 2)
+		*q++ = (unsigned char) (cd->len[s] | (s + 1 < nsym ? cd->len[s + 1] << 4 : 0));
+	p = put_varint(p, (uint64_t) (q - tbl));
+	memcpy(p, tbl, (size_t) (q - tbl));
+	return p + (q - tbl);
+}
+
 /* ---- value chunks ---- */
 
-typedef struct chunk
+struct chunk
 {
 	int			delta;			/* delta-coded, else frame of reference */
+	const at_samples_code *code;	/* entropy-coded with this code, else bit-packed */
 	int			w;
 	uint64_t	ref;			/* unzigzagged: m (two's complement) */
 	uint64_t	dmin;
 	const unsigned char *bits;
 	size_t		nbytes;
-} chunk;
+};
 
 static inline size_t
 packed_bytes(int cnt, int w, int delta)
@@ -327,12 +778,26 @@ packed_bytes(int cnt, int w, int delta)
 	return ((size_t) (cnt - delta) * (size_t) w + 7) / 8;
 }
 
-/* The header of a checked block's chunk of cnt values at p; returns the next chunk. */
+/*
+ * The header of a checked block's chunk of cnt values at p (code: the
+ * block's value code, NULL for version 1); returns the next chunk.
+ */
 static inline const unsigned char *
-chunk_read(const unsigned char *p, int cnt, chunk *c)
+chunk_read(const unsigned char *p, int cnt, chunk *c, const at_samples_code *code)
 {
 	unsigned char kind = *p++;
 
+	if (kind == AT_SAMPLES_CHUNK_CODED && code != NULL)
+	{
+		c->code = code;
+		c->delta = 0;
+		c->w = kind;
+		c->ref = c->dmin = 0;
+		c->nbytes = (size_t) get_varint(&p);
+		c->bits = p;
+		return p + c->nbytes;
+	}
+	c->code = NULL;
 	c->delta = kind >> 7;
 	c->w = kind & 0x7f;
 	c->ref = unzz(get_varint(&p));
@@ -344,12 +809,25 @@ chunk_read(const unsigned char *p, int cnt, chunk *c)
 
 /* The same for untrusted bytes: NULL if it does not fit before end. */
 static const unsigned char *
-chunk_check(const unsigned char *p, const unsigned char *end, int cnt, chunk *c)
+chunk_check(const unsigned char *p, const unsigned char *end, int cnt, chunk *c, const at_samples_code *code)
 {
 	uint64_t	x;
 
 	if (p == end)
 		return NULL;
+	c->code = NULL;
+	if (*p == AT_SAMPLES_CHUNK_CODED && code != NULL)
+	{
+		if ((p = check_varint(p + 1, end, &x)) == NULL || x > (uint64_t) (end - p))
+			return NULL;
+		c->code = code;
+		c->delta = 0;
+		c->w = AT_SAMPLES_CHUNK_CODED;
+		c->ref = c->dmin = 0;
+		c->nbytes = (size_t) x;
+		c->bits = p;
+		return p + c->nbytes;
+	}
 	c->delta = *p >> 7;
 	c->w = *p & 0x7f;
 	p++;
@@ -373,7 +851,7 @@ chunk_check(const unsigned char *p, const unsigned char *end, int cnt, chunk *c)
 static inline int
 chunk_constant(const chunk *c)
 {
-	return c->w == 0 && (!c->delta || c->dmin == 0);
+	return c->code == NULL && c->w == 0 && (!c->delta || c->dmin == 0);
 }
 
 /*
@@ -386,7 +864,9 @@ chunk_ints(const chunk *c, int cnt, const unsigned char *end, int64_t *m)
 {
 	uint64_t	x[AT_SAMPLES_CHUNK];
 
-	if (!c->delta)
+	if (c->code != NULL)
+		code_ints(c->code, c->bits, c->nbytes, end, cnt, (uint64_t *) m, NULL);
+	else if (!c->delta)
 	{
 		if (cnt == AT_SAMPLES_CHUNK)
 			unpack(c->bits, c->nbytes, end, c->w, cnt, c->ref, (uint64_t *) m);
@@ -854,9 +1334,13 @@ pack(unsigned char *out, const uint64_t *x, int cnt, int w)
 	return out;
 }
 
-/* One chunk of cnt integers |m| < 2^53, the smaller of the two codings. */
+/*
+ * One chunk of cnt integers |m| < 2^53, the smallest of the codings: the
+ * two bit-packings, and with cd (not NULL) the value code; *saved grows by
+ * the bytes the code saves.
+ */
 static unsigned char *
-put_chunk(unsigned char *p, const int64_t *m, int cnt)
+put_chunk(unsigned char *p, const int64_t *m, int cnt, const coder *cd, int64_t *saved)
 {
 	unsigned char tmp[PACK_MAX + 16];
 	uint64_t	x[AT_SAMPLES_CHUNK];
@@ -889,6 +1373,43 @@ put_chunk(unsigned char *p, const int64_t *m, int cnt)
 		wd = bit_width((uint64_t) dmx - (uint64_t) dmn);
 		size_d = varint_len(zz((uint64_t) m[0])) + varint_len(zz((uint64_t) dmn)) + packed_bytes(cnt, wd, 1);
 	}
+	if (cd != NULL && (wf > 0 || wd > 0))
+	{
+		uint64_t	bits = 0,
+					raw;
+		size_t		nbytes,
+					size_c,
+					best = size_f < size_d ? size_f : size_d;
+
+		for (int i = 0; i < cnt; i++)
+		{
+			int			sym = coder_sym(cd, m[i], &raw);
+
+			bits += (uint64_t) cd->len[sym] + (sym < cd->ne ? 0 : (uint64_t) cd->L);
+		}
+		nbytes = (size_t) ((bits + 7) / 8);
+		size_c = (size_t) varint_len(nbytes) + nbytes;
+		if (size_c < best)
+		{
+			bitwriter	w = {NULL, 0, 0};
+
+			*saved += (int64_t) (best - size_c);
+			*p++ = AT_SAMPLES_CHUNK_CODED;
+			p = put_varint(p, nbytes);
+			w.p = p;
+			for (int i = 0; i < cnt; i++)
+			{
+				int			sym = coder_sym(cd, m[i], &raw);
+
+				bw_put(&w, cd->code[sym], cd->len[sym]);
+				if (sym >= cd->ne && cd->L > 0)
+					bw_put(&w, raw, cd->L);
+			}
+			if (w.nb > 0)
+				*w.p++ = (unsigned char) (w.acc << (8 - w.nb));
+			return w.p;
+		}
+	}
 	if (size_f <= size_d)
 	{
 		*p++ = (unsigned char) wf;
@@ -920,9 +1441,13 @@ typedef struct counter
 	uint32_t	c[COUNTS_WINDOW];
 } counter;
 
-/* The value section at scale k; NULL when a value has no integer after all. */
+/*
+ * The value chunks at scale k (cd: with the value code, adding the bytes
+ * it saves to *saved); NULL when a value has no integer after all.  cs
+ * (when not NULL) counts the integers.
+ */
 static unsigned char *
-encode_ints(const double *v, int32_t n, int k, unsigned char *p, counter *cs)
+encode_ints(const double *v, int32_t n, int k, unsigned char *p, counter *cs, const coder *cd, int64_t *saved)
 {
 	int64_t		m[AT_SAMPLES_CHUNK];
 
@@ -933,9 +1458,9 @@ encode_ints(const double *v, int32_t n, int k, unsigned char *p, counter *cs)
 		for (int i = 0; i < cnt; i++)
 			if (!int_at(v[base + i], k, &m[i]))
 				return NULL;
-		if (base == 0)
+		if (cs != NULL && base == 0)
 			cs->base = m[0] - COUNTS_WINDOW / 2;
-		for (int i = 0; i < cnt && cs->ok; i++)
+		for (int i = 0; cs != NULL && i < cnt && cs->ok; i++)
 		{
 			uint64_t	d = (uint64_t) m[i] - (uint64_t) cs->base;
 
@@ -944,9 +1469,108 @@ encode_ints(const double *v, int32_t n, int k, unsigned char *p, counter *cs)
 			else
 				cs->ok = 0;
 		}
-		p = put_chunk(p, m, cnt);
+		p = put_chunk(p, m, cnt, cd, saved);
 	}
 	return p;
+}
+
+/*
+ * Plans the value code of n values at scale k (integers mmin..mmax): the
+ * fewest raw bits L that leave at most AT_SAMPLES_CODE_BUCKETS buckets,
+ * the values common enough to be worth a symbol of their own (an idle 0
+ * among decimals), and Huffman lengths from the block's own counts.  0
+ * when no code applies.
+ */
+static int
+coder_plan(const double *v, int32_t n, int k, int64_t mmin, int64_t mmax, coder *cd, planner *pl)
+{
+	uint64_t	span = (uint64_t) mmax - (uint64_t) mmin,
+				w[AT_SAMPLES_CODE_SYMS];
+	int			L = 0;
+
+	while ((span >> L) >= AT_SAMPLES_CODE_BUCKETS)
+		L++;
+	if (L > AT_SAMPLES_CODE_RAW)
+		return 0;
+	cd->L = L;
+	cd->base = mmin;
+	cd->nb = (int) (span >> L) + 1;
+	cd->ne = 0;
+	memset(pl->bucket, 0, sizeof(uint64_t) * (size_t) cd->nb);
+	memset(pl->cnt, 0, sizeof pl->cnt);
+	pl->used = 0;
+	for (int32_t i = 0; i < n; i++)
+	{
+		int64_t		m;
+		uint64_t	x;
+
+		if (!int_at(v[i], k, &m))
+			return 0;
+		x = (uint64_t) m - (uint64_t) mmin;
+		if (x > span)
+			return 0;
+		pl->bucket[x >> L]++;
+		if (L > 0)
+		{
+			uint32_t	h = (uint32_t) (((uint64_t) m * UINT64_C(0x9E3779B97F4A7C15)) >> 54);
+
+			while (pl->cnt[h] != 0 && pl->key[h] != m)
+				h = (h + 1) & (PLAN_SLOTS - 1);
+			if (pl->cnt[h] != 0)
+				pl->cnt[h]++;
+			else if (pl->used < PLAN_SLOTS * 3 / 4)
+			{
+				pl->key[h] = m;
+				pl->cnt[h] = 1;
+				pl->used++;
+			}
+		}
+	}
+	if (L > 0)
+	{
+		/* the most common values with at least a 64th of the samples, increasing */
+		uint32_t	ec[AT_SAMPLES_CODE_EXACT];
+		uint32_t	floor = (uint32_t) (n / 64);
+
+		for (int h = 0; h < PLAN_SLOTS; h++)
+		{
+			int			j;
+
+			if (pl->cnt[h] < floor || pl->cnt[h] == 0)
+				continue;
+			if (cd->ne == AT_SAMPLES_CODE_EXACT && pl->cnt[h] <= ec[cd->ne - 1])
+				continue;
+			j = cd->ne < AT_SAMPLES_CODE_EXACT ? cd->ne++ : cd->ne - 1;
+			for (; j > 0 && ec[j - 1] < pl->cnt[h]; j--)
+			{
+				ec[j] = ec[j - 1];
+				cd->exact[j] = cd->exact[j - 1];
+			}
+			ec[j] = pl->cnt[h];
+			cd->exact[j] = pl->key[h];
+		}
+		for (int i = 1; i < cd->ne; i++)
+			for (int j = i; j > 0 && cd->exact[j - 1] > cd->exact[j]; j--)
+			{
+				int64_t		t = cd->exact[j];
+				uint32_t	tc = ec[j];
+
+				cd->exact[j] = cd->exact[j - 1];
+				ec[j] = ec[j - 1];
+				cd->exact[j - 1] = t;
+				ec[j - 1] = tc;
+			}
+		for (int i = 0; i < cd->ne; i++)
+		{
+			w[i] = ec[i];
+			pl->bucket[((uint64_t) cd->exact[i] - (uint64_t) mmin) >> L] -= ec[i];
+		}
+	}
+	memcpy(w + cd->ne, pl->bucket, sizeof(uint64_t) * (size_t) cd->nb);
+	if (!huffman_lengths(w, cd->ne + cd->nb, cd->len))
+		return 0;
+	coder_codes(cd);
+	return 1;
 }
 
 /*
@@ -1009,6 +1633,7 @@ encode_impl(const int64_t *ts, const double *v, int32_t n, unsigned char *out, i
 				mx = v[0];
 	counter		cs;
 	size_t		csize = 0;
+	int			version = AT_SAMPLES_VERSION_PLAIN;
 
 	for (int32_t i = 1; i < n; i++)
 	{
@@ -1024,7 +1649,34 @@ encode_impl(const int64_t *ts, const double *v, int32_t n, unsigned char *out, i
 	cs.ok = n >= SMALL_BLOCK;
 	if (cs.ok)
 		memset(cs.c, 0, sizeof cs.c);
-	if (k >= 0 && (p = encode_ints(v, n, k, tend, &cs)) != NULL)
+	p = NULL;
+	if (k >= 0 && n >= SMALL_BLOCK)
+	{
+		/* with a value code when it saves more than it costs */
+		planner		pl;
+		coder		cd;
+		int64_t		mmin,
+					mmax,
+					saved = 0;
+		unsigned char *cstart;
+
+		if (int_at(mn, k, &mmin) && int_at(mx, k, &mmax) && coder_plan(v, n, k, mmin, mmax, &cd, &pl))
+		{
+			cstart = put_code(tend, &cd);
+			p = encode_ints(v, n, k, cstart, &cs, &cd, &saved);
+			if (p != NULL && saved > cstart - tend)
+				version = AT_SAMPLES_VERSION;
+			else
+			{
+				p = NULL;
+				cs.ok = 1;
+				memset(cs.c, 0, sizeof cs.c);
+			}
+		}
+	}
+	if (k >= 0 && p == NULL)
+		p = encode_ints(v, n, k, tend, &cs, NULL, NULL);
+	if (k >= 0 && p != NULL)
 	{
 		/* few distinct integers: their counts go between times and values */
 		unsigned char cbuf[2 + AT_SAMPLES_COUNTS_MAX * 15];
@@ -1044,7 +1696,7 @@ encode_impl(const int64_t *ts, const double *v, int32_t n, unsigned char *out, i
 		for (int32_t i = 0; i < n; i++, p += 8)
 			st64(p, d2u(v[i]));
 	}
-	out[0] = AT_SAMPLES_VERSION;
+	out[0] = (unsigned char) version;
 	out[1] = (unsigned char) AT_SAMPLES_FLAGS(tenc, venc);
 	out[2] = (unsigned char) (k + 1);
 	out[3] = 0;
@@ -1183,11 +1835,13 @@ check_counts(const unsigned char *p, const unsigned char *end, int32_t n, int64_
 }
 
 static const char *
-check_values(const unsigned char *p, const unsigned char *end, int scale, int32_t n, double hmin,
-			 double hmax, const int64_t *cm, int64_t *cc, int k)
+check_values(const unsigned char *p, const unsigned char *end, int version, int scale, int32_t n,
+			 double hmin, double hmax, const int64_t *cm, int64_t *cc, int k)
 {
 	double		mn,
 				mx;
+	at_samples_code code;
+	const char *msg;
 
 	if (scale < 0)
 	{
@@ -1212,15 +1866,28 @@ check_values(const unsigned char *p, const unsigned char *end, int scale, int32_
 					imin = INT64_MAX,
 					imax = INT64_MIN;
 
+		if (version == AT_SAMPLES_VERSION && (p = code_read(p, end, &code, &msg)) == NULL)
+			return msg;
 		for (int32_t base = 0; base < n; base += AT_SAMPLES_CHUNK)
 		{
 			int			cnt = n - base < AT_SAMPLES_CHUNK ? (int) (n - base) : AT_SAMPLES_CHUNK;
 			uint64_t	bad = 0;
 			chunk		c;
 
-			if ((p = chunk_check(p, end, cnt, &c)) == NULL)
+			if ((p = chunk_check(p, end, cnt, &c, version == AT_SAMPLES_VERSION ? &code : NULL)) == NULL)
 				return "a value chunk is cut short or holds a bad varint or width";
-			chunk_ints(&c, cnt, end, m);
+			if (c.code != NULL)
+			{
+				uint64_t	pad,
+							used = code_ints(&code, c.bits, c.nbytes, end, cnt, (uint64_t *) m, &pad);
+
+				if (used > 8 * (uint64_t) c.nbytes || (used + 7) / 8 != (uint64_t) c.nbytes)
+					return "a coded value chunk's bits do not fill its bytes";
+				if (pad != 0)
+					return "a coded value chunk's padding bits are not zero";
+			}
+			else
+				chunk_ints(&c, cnt, end, m);
 			/* each integer takes one off its count (binary search) */
 			for (int i = 0; i < cnt && k > 0; i++)
 			{
@@ -1276,7 +1943,7 @@ at_samples_check(const unsigned char *buf, size_t len, at_samples_info *info)
 
 	if (len < AT_SAMPLES_HEADER)
 		return "value is shorter than the header";
-	if (buf[0] != AT_SAMPLES_VERSION)
+	if (buf[0] != AT_SAMPLES_VERSION && buf[0] != AT_SAMPLES_VERSION_PLAIN)
 		return "unsupported samples version";
 	tenc = buf[1] & 3;
 	venc = buf[1] >> 2;
@@ -1286,6 +1953,8 @@ at_samples_check(const unsigned char *buf, size_t len, at_samples_info *info)
 		return "scale out of range";
 	if ((buf[2] == 0) != (venc == AT_SAMPLES_V_RAW))
 		return "the scale does not match the value encoding";
+	if (buf[0] == AT_SAMPLES_VERSION && venc != AT_SAMPLES_V_INTS)
+		return "a version-2 block must have integer values";
 	if (buf[3] != 0)
 		return "reserved header bytes are not zero";
 	n = ld32(buf + 4);
@@ -1305,7 +1974,8 @@ at_samples_check(const unsigned char *buf, size_t len, at_samples_info *info)
 	if (msg == NULL && csize > 0)
 		msg = check_counts(buf + AT_SAMPLES_HEADER + tsize, buf + AT_SAMPLES_HEADER + tsize + csize, h.n, cm, cc, &k);
 	if (msg == NULL)
-		msg = check_values(buf + AT_SAMPLES_HEADER + tsize + csize, buf + len, h.scale, h.n, h.min, h.max, cm, cc, k);
+		msg = check_values(buf + AT_SAMPLES_HEADER + tsize + csize, buf + len, buf[0], h.scale, h.n, h.min, h.max,
+						   cm, cc, k);
 	/* every count used up: the counts are the values' */
 	for (int i = 0; msg == NULL && i < k; i++)
 		if (cc[i] != 0)
@@ -1376,6 +2046,18 @@ chunk_doubles(const chunk *c, int cnt, const unsigned char *end, double *v, int 
 		for (int i = 0; i < cnt; i++)
 			v[i] = d;
 	}
+	else if (c->code != NULL)
+	{
+		uint64_t	big = 0;
+		int			i;
+
+		code_ints(c->code, c->bits, c->nbytes, end, cnt, x, NULL);
+		for (i = 0; i < cnt; i++)
+			big |= x[i] + MAGIC_LIMIT;
+		for (; i % 8; i++)
+			x[i] = 0;
+		ints_to_doubles(x, cnt, v, k, big < 2 * MAGIC_LIMIT);
+	}
 	else if (!c->delta)
 	{
 		uint64_t	top = c->ref + (c->w == 64 ? ~(uint64_t) 0 : ((uint64_t) 1 << c->w) - 1);
@@ -1422,8 +2104,10 @@ void
 at_samples_decode(const unsigned char *buf, size_t len, int64_t *ts, double *v)
 {
 	int32_t		n = (int32_t) ld32(buf + 4);
-	int			scale = (int) buf[2] - 1;
+	int			scale = (int) buf[2] - 1,
+				coded = 0;
 	const unsigned char *vs = value_section(buf);
+	at_samples_code code;
 
 	if (ts != NULL)
 	{
@@ -1439,12 +2123,13 @@ at_samples_decode(const unsigned char *buf, size_t len, int64_t *ts, double *v)
 		raw_values(vs, n, v);
 		return;
 	}
+	vs = chunks_begin(buf, len, &code, &coded);
 	for (int32_t base = 0; base < n; base += AT_SAMPLES_CHUNK)
 	{
 		int			cnt = n - base < AT_SAMPLES_CHUNK ? (int) (n - base) : AT_SAMPLES_CHUNK;
 		chunk		c;
 
-		vs = chunk_read(vs, cnt, &c);
+		vs = chunk_read(vs, cnt, &c, coded ? &code : NULL);
 		chunk_doubles(&c, cnt, buf + len, v + base, scale);
 	}
 }
@@ -1454,11 +2139,15 @@ at_samples_iter_init(at_samples_iter *it, const unsigned char *buf, size_t len)
 {
 	it->buf = buf;
 	it->len = len;
-	it->pos = (size_t) (value_section(buf) - buf);
 	it->n = (int32_t) ld32(buf + 4);
 	it->done = 0;
 	it->scale = (int32_t) buf[2] - 1;
 	it->div = it->scale >= 0 ? p10[it->scale] : 1;
+	it->coded = 0;
+	if (it->scale >= 0)
+		it->pos = (size_t) (chunks_begin(buf, len, &it->code, &it->coded) - buf);
+	else
+		it->pos = (size_t) (value_section(buf) - buf);
 }
 
 int
@@ -1477,7 +2166,7 @@ at_samples_iter_next(at_samples_iter *it, double *v, int *constant)
 	else
 	{
 		chunk		c;
-		const unsigned char *next = chunk_read(it->buf + it->pos, cnt, &c);
+		const unsigned char *next = chunk_read(it->buf + it->pos, cnt, &c, it->coded ? &it->code : NULL);
 
 		if (chunk_constant(&c))
 		{
@@ -1501,7 +2190,7 @@ at_samples_iter_next_scaled(at_samples_iter *it, int64_t *m, int *constant)
 
 	if (cnt <= 0)
 		return 0;
-	next = chunk_read(it->buf + it->pos, cnt, &c);
+	next = chunk_read(it->buf + it->pos, cnt, &c, it->coded ? &it->code : NULL);
 	*constant = chunk_constant(&c);
 	if (*constant)
 		m[0] = u2i(c.ref);
@@ -1525,6 +2214,8 @@ at_samples_window(const unsigned char *buf, size_t len, int64_t from, int64_t to
 	int32_t		i0 = -1,
 				m = 0;
 	tdec		t;
+	at_samples_code code;
+	int			coded;
 
 	at_samples_info_read(buf, &info);
 	if (from >= to || to <= info.first_ts || from > info.last_ts)
@@ -1556,6 +2247,7 @@ at_samples_window(const unsigned char *buf, size_t len, int64_t from, int64_t to
 		return m;
 	}
 	/* only the chunks overlapping [i0, i0 + m) are decoded */
+	vs = chunks_begin(buf, len, &code, &coded);
 	for (int32_t base = 0; base < i0 + m; base += AT_SAMPLES_CHUNK)
 	{
 		int			cnt = info.n - base < AT_SAMPLES_CHUNK ? (int) (info.n - base) : AT_SAMPLES_CHUNK;
@@ -1563,12 +2255,33 @@ at_samples_window(const unsigned char *buf, size_t len, int64_t from, int64_t to
 		int32_t		a,
 					b;
 
-		vs = chunk_read(vs, cnt, &c);
+		vs = chunk_read(vs, cnt, &c, coded ? &code : NULL);
 		if (base + cnt <= i0)
 			continue;
 		a = i0 > base ? i0 - base : 0;
 		b = i0 + m < base + cnt ? i0 + m - base : cnt;
-		if (mout != NULL)
+		if (c.code != NULL)
+		{
+			/* values past the window are not decoded */
+			uint64_t	x[AT_SAMPLES_CHUNK + 8],
+						big = 0;
+			double		vbuf[AT_SAMPLES_CHUNK];
+			int			i;
+
+			code_ints(c.code, c.bits, c.nbytes, end, b, x, NULL);
+			if (mout != NULL)
+			{
+				memcpy(mout + (base + a - i0), x + a, sizeof(int64_t) * (size_t) (b - a));
+				continue;
+			}
+			for (i = a; i < b; i++)
+				big |= x[i] + MAGIC_LIMIT;
+			for (i = b; i % 8; i++)
+				x[i] = 0;
+			ints_to_doubles(x + a - a % 8, b - (a - a % 8), vbuf, info.scale, big < 2 * MAGIC_LIMIT);
+			memcpy(v + (base + a - i0), vbuf + a % 8, sizeof(double) * (size_t) (b - a));
+		}
+		else if (mout != NULL)
 		{
 			int64_t		mbuf[AT_SAMPLES_CHUNK];
 
@@ -1630,10 +2343,13 @@ at_samples_sum_text(const unsigned char *buf, size_t len, char *out, size_t outl
 				text[64],
 			   *q = text;
 	int			nd = 0,
-				neg;
+				neg,
+				coded;
+	at_samples_code code;
 
 	if (scale < 0)
 		return -1;
+	vs = chunks_begin(buf, len, &code, &coded);
 	for (int32_t base = 0; base < n; base += AT_SAMPLES_CHUNK)
 	{
 		int			cnt = n - base < AT_SAMPLES_CHUNK ? (int) (n - base) : AT_SAMPLES_CHUNK;
@@ -1642,7 +2358,7 @@ at_samples_sum_text(const unsigned char *buf, size_t len, char *out, size_t outl
 					sum = 0;	/* |sum| < 2^7 * 2^53 */
 		uint64_t	nlo;
 
-		vs = chunk_read(vs, cnt, &c);
+		vs = chunk_read(vs, cnt, &c, coded ? &code : NULL);
 		if (chunk_constant(&c))
 			sum = (int64_t) cnt * u2i(c.ref);
 		else

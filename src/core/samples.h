@@ -18,12 +18,15 @@
  *           float8in gives for the decimal text); the integers m go in
  *           chunks of AT_SAMPLES_CHUNK, each frame-of-reference or
  *           delta-coded (whichever is smaller) and bit-packed, a constant
- *           chunk costing a few bytes.  A block with any other value keeps
- *           raw doubles (scale -1).
+ *           chunk costing a few bytes; or (version 2) entropy-coded with
+ *           the block's value code when that is smaller still (values
+ *           without temporal structure, as GPU_UTIL's polarized 0..100).
+ *           A block with any other value keeps raw doubles (scale -1).
  *
  * Serialized form (the bytes after the varlena header), little-endian
  * fields after a fixed 48-byte header:
- *   byte 0 AT_SAMPLES_VERSION, byte 1 flags (time and value encodings),
+ *   byte 0 the version (1, or 2 when the value section starts with a value
+ *   code; version-1 blocks are still read and written), byte 1 flags (time and value encodings),
  *   byte 2 scale + 1 (0: raw doubles), byte 3 zero, u32 n, i64 first ts,
  *   i64 last ts, f64 min, f64 max, u32 bytes of the time section, u32 bytes
  *   of the value counts section (0: none); then the time section, the value
@@ -45,6 +48,24 @@
  *                         little-endian bit order: frame-of-reference m_i =
  *                         ref + x_i; delta m_0 = ref, m_i = m_(i-1) + dmin +
  *                         x_(i-1) (so cnt - 1 of them)
+ *                         Version 2 only: the value section starts with a
+ *                         value code, varint T then T bytes: byte L (raw low
+ *                         bits, 0..AT_SAMPLES_CODE_RAW), varint zz(base),
+ *                         byte E (0..AT_SAMPLES_CODE_EXACT) and E varints,
+ *                         the exact values' x = m - base, increasing (the
+ *                         first as is, then each step minus 1), varint B
+ *                         (1..AT_SAMPLES_CODE_BUCKETS), then E + B code
+ *                         lengths as 4-bit nibbles, low nibble first, 0 for
+ *                         a symbol without a code, a last odd nibble 0.
+ *                         Symbols 0..E-1 are the exact values, E + h the
+ *                         bucket m = base + h * 2^L + (L raw bits).  The
+ *                         lengths make a complete canonical Huffman code
+ *                         (Kraft sum 1, at least two symbols; codes assigned
+ *                         in order of length, then symbol).  A chunk of kind
+ *                         AT_SAMPLES_CHUNK_CODED (0x7f) is varint nbytes and
+ *                         nbytes of bits, most significant first: per value
+ *                         its symbol's code, then for a bucket L raw bits;
+ *                         the padding of the last byte is zero.
  *   AT_SAMPLES_V_RAW      n little-endian doubles
  * min and max are the first value met that is smallest (largest) under <.
  * Every reader of untrusted bytes goes through at_samples_check, which
@@ -59,7 +80,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define AT_SAMPLES_VERSION		1
+#define AT_SAMPLES_VERSION		2	/* blocks with a value code; others are written as 1 */
+#define AT_SAMPLES_VERSION_PLAIN	1
 #define AT_SAMPLES_HEADER		48
 #define AT_SAMPLES_MAX			(1 << 24)	/* samples in one block */
 #define AT_SAMPLES_CHUNK		128
@@ -72,6 +94,32 @@
 #define AT_SAMPLES_V_INTS		0
 #define AT_SAMPLES_V_RAW		1
 #define AT_SAMPLES_FLAGS(t, v)	((t) | (v) << 2)
+
+/*
+ * The value code of a version-2 block (see the format above): at most
+ * AT_SAMPLES_CODE_EXACT exact values and AT_SAMPLES_CODE_BUCKETS buckets,
+ * code lengths 1..AT_SAMPLES_CODE_MAXLEN, at most AT_SAMPLES_CODE_RAW raw
+ * low bits.  A chunk whose kind byte is AT_SAMPLES_CHUNK_CODED uses it.
+ */
+#define AT_SAMPLES_CODE_EXACT	8
+#define AT_SAMPLES_CODE_BUCKETS	256
+#define AT_SAMPLES_CODE_SYMS	(AT_SAMPLES_CODE_EXACT + AT_SAMPLES_CODE_BUCKETS)
+#define AT_SAMPLES_CODE_MAXLEN	15
+#define AT_SAMPLES_CODE_RAW		48
+#define AT_SAMPLES_CODE_FAST	10	/* codes up to this long decode by one table look-up */
+#define AT_SAMPLES_CHUNK_CODED	0x7f
+
+/* A block's value code, ready for decoding (canonical Huffman, MSB first). */
+typedef struct at_samples_code
+{
+	uint32_t	lim[AT_SAMPLES_CODE_MAXLEN + 1];	/* (first code + count) << (MAXLEN - len) */
+	uint32_t	first_code[AT_SAMPLES_CODE_MAXLEN + 1];
+	uint32_t	first_idx[AT_SAMPLES_CODE_MAXLEN + 1];
+	uint64_t	symv[AT_SAMPLES_CODE_SYMS];	/* in code order: the integer, or a bucket's lowest */
+	uint8_t		symraw[AT_SAMPLES_CODE_SYMS];	/* raw low bits that follow the code */
+	uint16_t	fast[1 << AT_SAMPLES_CODE_FAST];	/* by the next FAST bits: idx << 4 | len, 0 if longer */
+	int			raw;			/* L: 0 when no symbol has raw bits */
+} at_samples_code;
 
 /* What the header says (at_samples_check fills it; so does at_samples_info_read). */
 typedef struct at_samples_info
@@ -139,6 +187,8 @@ typedef struct at_samples_iter
 	int32_t		done;			/* values returned so far */
 	int32_t		scale;
 	double		div;			/* 10^scale */
+	int			coded;			/* version 2: code holds the block's value code */
+	at_samples_code code;
 } at_samples_iter;
 
 extern void at_samples_iter_init(at_samples_iter *it, const unsigned char *buf, size_t len);
