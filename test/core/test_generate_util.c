@@ -200,6 +200,83 @@ model_day(const char *metric, const char *table, int decimals)
 	free(prev);
 }
 
+/*
+ * --iid: 200 GPUs for 500 samples; values follow the published
+ * distribution (scaled, FB_USED in MiB) with no runs: consecutive samples
+ * are on the same side of 1% as often as two independent draws are.
+ */
+static void
+iid_day(const char *metric, const char *table, double scale)
+{
+	int			series = 200,
+				steps = 500;
+	at_util_gen g;
+	at_util_series *st = calloc((size_t) series, sizeof *st);
+	char	   *buf = malloc(at_util_line_size(series));
+	at_field   *f = malloc(sizeof(at_field) * (size_t) (series + 2));
+	double	   *vals = malloc(sizeof(double) * (size_t) series * (size_t) steps);
+	double	   *prev = malloc(sizeof(double) * (size_t) series);
+	const double *q = at_util_quantiles("seren", table);
+	size_t		n = 0,
+				nf,
+				pos,
+				pairs = 0,
+				same_side = 0;
+	int			parsed = 1;
+	double		p,
+				expect,
+				ks;
+
+	CHECK(q != NULL && at_util_gen_init(&g, "seren", metric, series, 42, 0.01, st) == 0, "%s --iid: set up", metric);
+	at_util_gen_iid(&g);
+	for (int i = 0; i < series; i++)
+		prev[i] = -1;
+	for (int t = 0; t < steps; t++)
+	{
+		int			empty;
+		size_t		len = at_util_gen_cells(&g, buf, &empty);
+
+		if (at_csv_split(buf + 1, len - 1, f, (size_t) series + 2, &nf, &pos) != AT_CSV_OK || nf != (size_t) series)
+		{
+			parsed = 0;
+			break;
+		}
+		for (int i = 0; i < series; i++)
+		{
+			double		v;
+
+			if (f[i].len == 0)
+			{
+				prev[i] = -1;
+				continue;
+			}
+			if (at_parse_value(f[i].start, f[i].len, &v) != AT_VALUE_OK)
+				parsed = 0;
+			v /= scale;
+			vals[n++] = v;
+			if (prev[i] >= 0)
+			{
+				pairs++;
+				same_side += (prev[i] <= 1) == (v <= 1);
+			}
+			prev[i] = v;
+		}
+	}
+	p = at_util_table_cdf(q, 1.0);
+	expect = p * p + (1 - p) * (1 - p);
+	CHECK(parsed && n > (size_t) (series * steps) * 9 / 10, "%s --iid: %zu values parsed", metric, n);
+	CHECK(pairs > 0 && fabs((double) same_side / (double) pairs - expect) < 0.02,
+		  "%s --iid: consecutive pairs on the same side %.4f, independent draws %.4f", metric,
+		  pairs ? (double) same_side / (double) pairs : 0.0, expect);
+	ks = ks_distance(vals, n, q);
+	CHECK(ks <= 0.05, "%s --iid: largest CDF distance to the published seren distribution %.4f <= 0.05", metric, ks);
+	free(st);
+	free(buf);
+	free(f);
+	free(vals);
+	free(prev);
+}
+
 void
 test_generate_util_model(void)
 {
@@ -213,4 +290,7 @@ test_generate_util_model(void)
 	CHECK(at_util_table_cdf(q, -1) == 0 && at_util_table_cdf(q, 100) == 1, "table CDF bounds");
 	model_day("GPU_UTIL", "GPU_UTIL", 0);
 	model_day("SM_ACTIVE", "SM_ACTIVE_PCT", 3);
+	iid_day("GPU_UTIL", "GPU_UTIL", 1);
+	iid_day("SM_ACTIVE", "SM_ACTIVE_PCT", 1);
+	iid_day("FB_USED", "GPU_MEM_PCT", 81920.0 / 100.0);
 }

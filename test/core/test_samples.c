@@ -869,7 +869,10 @@ test_check(void)
 	at_samples_encode(ts, v, N, b);
 	memcpy(m, b, len);
 	m[0] = 2;
-	CHECK(at_samples_check(m, len, NULL) != NULL, "version 2 refused");
+	CHECK(at_samples_check(m, len, NULL) != NULL, "version 2 without a value code refused");
+	memcpy(m, b, len);
+	m[0] = 3;
+	CHECK(at_samples_check(m, len, NULL) != NULL, "version 3 refused");
 	memcpy(m, b, len);
 	m[1] = 3;
 	CHECK(at_samples_check(m, len, NULL) != NULL, "time encoding 3 refused");
@@ -944,6 +947,198 @@ test_check(void)
 	}
 }
 
+/* Polarized integers like GPU_UTIL (idle 0, busy 99/100, some between), no temporal structure. */
+static double
+polarized_one(at_rng *r)
+{
+	uint64_t	x = at_rng_next(r) % 100;
+
+	return x < 40 ? 0 : x < 60 ? 100 : x < 75 ? 99 : (double) (1 + at_rng_next(r) % 98);
+}
+
+/* Decode, window and iterators of a valid block agree with the values it was made of. */
+static int
+round_trip(const int64_t *ts, const double *v, int32_t n, const unsigned char *b, size_t len)
+{
+	int64_t    *dts = malloc(sizeof(int64_t) * (size_t) n),
+			   *wm = malloc(sizeof(int64_t) * (size_t) n);
+	double	   *dv = malloc(sizeof(double) * (size_t) n);
+	at_samples_info info;
+	int			ok = at_samples_check(b, len, &info) == NULL && consistent(b, len);
+	int32_t		w;
+
+	at_samples_decode(b, len, dts, dv);
+	for (int32_t i = 0; i < n; i++)
+		ok &= dts[i] == ts[i] && same(dv[i], v[i]);
+	/* windows cutting chunks in the middle, as values and as integers */
+	for (int32_t a = 0; a < n; a += 197)
+	{
+		int32_t		e = a + 301 < n ? a + 301 : n;
+
+		w = at_samples_window(b, len, ts[a], ts[e - 1] + 1, dts, dv, NULL);
+		ok &= w == e - a;
+		for (int32_t i = 0; ok && i < w; i++)
+			ok &= dts[i] == ts[a + i] && same(dv[i], v[a + i]);
+		if (info.scale < 0)
+			continue;
+		w = at_samples_window(b, len, ts[a], ts[e - 1] + 1, dts, NULL, wm);
+		ok &= w == e - a;
+		for (int32_t i = 0; ok && i < w; i++)
+			ok &= same((double) wm[i] / p10[info.scale], v[a + i]);
+	}
+	free(dts);
+	free(wm);
+	free(dv);
+	return ok;
+}
+
+/* Offset of the value section of a block. */
+static size_t
+values_at(const unsigned char *b)
+{
+	return 48 + ((size_t) b[40] | (size_t) b[41] << 8) + ((size_t) b[44] | (size_t) b[45] << 8);
+}
+
+static void
+test_coded(void)
+{
+	enum
+	{
+		N = 5760
+	};
+	int64_t    *ts = malloc(sizeof(int64_t) * N);
+	double	   *v = malloc(sizeof(double) * N);
+	unsigned char *b = malloc(at_samples_encode_bound(N)),
+			   *m = malloc(at_samples_encode_bound(N));
+	at_rng		r;
+	size_t		len,
+				vs,
+				nb;
+	int			good,
+				rejected = 0,
+				accepted = 0;
+
+	at_rng_seed(&r, 31);
+	regular_times(ts, N);
+
+	/* polarized integers: a code of 101 values, far below 7 bits a sample */
+	for (int i = 0; i < N; i++)
+		v[i] = polarized_one(&r);
+	len = at_samples_encode(ts, v, N, b);
+	CHECK(b[0] == 2 && len < N * 6 / 10, "polarized 0..100: version %d, %.2f bytes a sample (bit-packed: about 0.9)",
+		  b[0], (double) len / N);
+	CHECK(round_trip(ts, v, N, b, len), "polarized 0..100: decode, windows and iterators give every value back");
+
+	/* 3 decimals with a third idle: buckets with raw low bits, 0 an exact value */
+	for (int i = 0; i < N; i++)
+		v[i] = at_rng_next(&r) % 3 == 0 ? 0 : (double) (at_rng_next(&r) % 100001) / 1000;
+	len = at_samples_encode(ts, v, N, b);
+	vs = values_at(b);
+	CHECK(b[0] == 2 && b[vs + 1] == 9 && b[vs + 3] == 1 && len < 2 * N,
+		  "3 decimals: version %d, raw bits %d, %d exact values, %.2f bytes a sample (bit-packed: 2.1)", b[0],
+		  b[vs + 1], b[vs + 3], (double) len / N);
+	CHECK(round_trip(ts, v, N, b, len), "3 decimals: decode, windows and iterators give every value back");
+
+	/* negative and large integers, a raw part of many bits */
+	for (int i = 0; i < N; i++)
+		v[i] = i % 4 == 0 ? -5 : (double) ((int64_t) (at_rng_next(&r) % 4000000000000ULL) - 2000000000000LL);
+	len = at_samples_encode(ts, v, N, b);
+	CHECK(round_trip(ts, v, N, b, len), "wide signed integers (version %d): every value back", b[0]);
+
+	/* smooth data gains nothing from a code: the plain version-1 block, as before */
+	for (int i = 0; i < N; i++)
+		v[i] = 50 + (i / 64) % 10;
+	len = at_samples_encode(ts, v, N, b);
+	CHECK(b[0] == 1 && round_trip(ts, v, N, b, len), "a slow staircase stays version 1 (%zu bytes)", len);
+	/* and so does a block too small to pay for its code */
+	for (int i = 0; i < 600; i++)
+		v[i] = polarized_one(&r);
+	len = at_samples_encode(ts, v, 600, b);
+	CHECK(b[0] == 1 && round_trip(ts, v, 600, b, len), "600 samples stay version 1");
+
+	/* a coded block of 1,200 samples: every truncation and one-byte change */
+	for (int i = 0; i < 1200; i++)
+		v[i] = (double) (at_rng_next(&r) % 4) * 33;
+	len = at_samples_encode(ts, v, 1200, b);
+	CHECK(b[0] == 2 && round_trip(ts, v, 1200, b, len), "1,200 values of 4 kinds: version 2 (%zu bytes)", len);
+	good = 1;
+	for (size_t l = 0; l < len; l++)
+		good &= at_samples_check(b, l, NULL) != NULL;
+	CHECK(good, "coded: every truncation refused");
+	good = 1;
+	for (size_t i = 0; i < len; i++)
+		for (int x = 0; x < 256; x += (i < 120 ? 1 : 7))
+		{
+			if (x == b[i])
+				continue;
+			memcpy(m, b, len);
+			m[i] = (unsigned char) x;
+			if (at_samples_check(m, len, NULL) != NULL)
+				rejected++;
+			else
+			{
+				accepted++;
+				good &= consistent(m, len);
+			}
+		}
+	CHECK(good && rejected > 0, "coded: every one-byte change refused (%d) or decoding consistently (%d)", rejected,
+		  accepted);
+
+	/* the value code's fields, one by one (T < 128, so the table starts at vs + 1) */
+	vs = values_at(b);
+	nb = b[vs + 4];				/* T, L, zz(base) = 0, E = 0, B */
+	CHECK(b[vs + 1] == 0 && b[vs + 2] == 0 && b[vs + 3] == 0 && nb == 100, "layout: L 0, base 0, no exact values, %zu buckets", nb);
+	memcpy(m, b, len);
+	m[vs + 1] = AT_SAMPLES_CODE_RAW + 1;
+	CHECK(at_samples_check(m, len, NULL) != NULL, "raw bits past %d refused", AT_SAMPLES_CODE_RAW);
+	memcpy(m, b, len);
+	m[vs + 3] = AT_SAMPLES_CODE_EXACT + 1;
+	CHECK(at_samples_check(m, len, NULL) != NULL, "more than %d exact values refused", AT_SAMPLES_CODE_EXACT);
+	memcpy(m, b, len);
+	m[vs + 4] = 0;
+	CHECK(at_samples_check(m, len, NULL) != NULL, "no buckets refused");
+	{
+		/* lengths: 0, 33, 66, 99 have codes; make one longer (Kraft sum < 1), or add one (> 1) */
+		size_t		at0 = vs + 5;
+
+		memcpy(m, b, len);
+		m[at0] = (unsigned char) (m[at0] + 1);
+		CHECK(at_samples_check(m, len, NULL) != NULL, "an incomplete code refused");
+		memcpy(m, b, len);
+		m[at0] |= 0x10;
+		CHECK(at_samples_check(m, len, NULL) != NULL, "an over-full code refused");
+		memcpy(m, b, len);
+		m[at0 + 49] |= 0x10;	/* bucket 99: nibble 99 is the high half of byte 49 */
+		CHECK(at_samples_check(m, len, NULL) != NULL, "an over-full code (last symbol) refused");
+	}
+	{
+		/* the first chunk: kind 0x7f, varint nbytes, bits; nbytes one short or one long */
+		size_t		c0 = vs + 1 + b[vs];
+
+		CHECK(b[c0] == AT_SAMPLES_CHUNK_CODED, "the first chunk is coded");
+		memcpy(m, b, len);
+		m[0] = 1;
+		CHECK(at_samples_check(m, len, NULL) != NULL, "a coded chunk in a version-1 block refused");
+		memcpy(m, b, len);
+		m[c0 + 1]--;
+		CHECK(at_samples_check(m, len, NULL) != NULL, "a coded chunk one byte short refused");
+		memcpy(m, b, len);
+		m[c0 + 1]++;
+		CHECK(at_samples_check(m, len, NULL) != NULL, "a coded chunk one byte long refused");
+	}
+	{
+		/* one distinct value: no code (a constant chunk is smaller) */
+		for (int i = 0; i < N; i++)
+			v[i] = 7;
+		len = at_samples_encode(ts, v, N, b);
+		CHECK(b[0] == 1 && len < 200, "constant: version 1, %zu bytes", len);
+	}
+	free(ts);
+	free(v);
+	free(b);
+	free(m);
+}
+
 static void
 test_text(void)
 {
@@ -987,5 +1182,6 @@ test_samples(void)
 	test_sum();
 	test_sort_merge();
 	test_check();
+	test_coded();
 	test_text();
 }
