@@ -459,6 +459,23 @@ samples_seeds(void)
 	for (int i = 0; i < N; i++)
 		v[i] = i < 128 ? 7 : (double) (at_rng_next(&r) % 100000);
 	samples_block("constant-then-wide", gts, v, 200);
+	{
+		/* version 2: values without temporal structure get a value code (1,024 samples and more) */
+		static int64_t lts[1100];
+		static double lv[1100];
+
+		for (int i = 0; i < 1100; i++)
+		{
+			uint64_t	x = at_rng_next(&r) % 100;
+
+			lts[i] = 741484800000000 + 15000000 * (int64_t) i;
+			lv[i] = x < 40 ? 0 : x < 70 ? 100 : (double) (at_rng_next(&r) % 99);
+		}
+		samples_block("coded-polarized", lts, lv, 1100);
+		for (int i = 0; i < 1100; i++)
+			lv[i] = at_rng_next(&r) % 3 == 0 ? 0 : (double) (int64_t) (at_rng_next(&r) % 100001) / 1000;
+		samples_block("coded-three-decimals-idle", lts, lv, 1100);
+	}
 
 	put_text("samples_decode", "text-empty", "");
 	put_text("samples_decode", "text-prefix-only", "v1:");
