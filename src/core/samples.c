@@ -350,12 +350,12 @@ br_refill(bitreader *b)
 }
 
 /*
- * One value of a coded chunk (nbits >= 15 + the raw bits after a refill).
- * The code is complete (the check saw to it), so some length <= MAXLEN ends
- * the scan.
+ * One value of a coded chunk: a refill leaves at least 57 bits, enough for
+ * a code (<= 15) and its raw bits (<= 42).  The code is complete (the check
+ * saw to it), so some length <= MAXLEN ends the scan.
  */
 static ALWAYS_INLINE uint64_t
-code_value(const at_samples_code *c, bitreader *b)
+code_value(const at_samples_code *c, bitreader *b, const int has_raw)
 {
 	uint32_t	e = c->fast[b->acc >> (64 - AT_SAMPLES_CODE_FAST)];
 	int			len,
@@ -377,17 +377,18 @@ code_value(const at_samples_code *c, bitreader *b)
 			len++;
 		idx = (int) (c->first_idx[len] + (v >> (AT_SAMPLES_CODE_MAXLEN - len)) - c->first_code[len]);
 	}
-	b->acc <<= len;
-	b->nbits -= len;
 	m = c->symv[idx];
-	r = c->symraw[idx];
-	if (r)
+	if (!has_raw)
 	{
-		br_refill(b);
-		m += b->acc >> (64 - r);
-		b->acc <<= r;
-		b->nbits -= r;
+		b->acc <<= len;
+		b->nbits -= len;
+		return m;
 	}
+	/* no branch on whether this symbol has raw bits: (x >> 63 - 0) >> 1 is 0 */
+	r = c->symraw[idx];
+	m += ((b->acc << len) >> (63 - r)) >> 1;
+	b->acc <<= len + r;
+	b->nbits -= len + r;
 	return m;
 }
 
@@ -410,14 +411,14 @@ code_ints(const at_samples_code *c, const unsigned char *bits, size_t nbytes, co
 		for (; i + 3 <= cnt; i += 3)
 		{
 			br_refill(&b);
-			out[i] = code_value(c, &b);
-			out[i + 1] = code_value(c, &b);
-			out[i + 2] = code_value(c, &b);
+			out[i] = code_value(c, &b, 0);
+			out[i + 1] = code_value(c, &b, 0);
+			out[i + 2] = code_value(c, &b, 0);
 		}
 	for (; i < cnt; i++)
 	{
 		br_refill(&b);
-		out[i] = code_value(c, &b);
+		out[i] = code_value(c, &b, 1);
 	}
 	used = 8 * ((uint64_t) (b.p - bits) + b.over) - (uint64_t) b.nbits;
 	/* the bits left of the last byte read (the padding, if it was the last) */
@@ -535,18 +536,35 @@ code_read(const unsigned char *p, const unsigned char *end, at_samples_code *c, 
 	c->lim[0] = 0;
 	c->first_code[0] = c->first_idx[0] = 0;
 	c->raw = L;
-	/* the look-up table of the short codes */
-	memset(c->fast, 0, sizeof c->fast);
-	for (int l = 1; l <= AT_SAMPLES_CODE_FAST; l++)
-		for (uint32_t j = 0; j < count[l]; j++)
-		{
-			uint32_t	lo = (c->first_code[l] + j) << (AT_SAMPLES_CODE_FAST - l),
-						hi = lo + ((uint32_t) 1 << (AT_SAMPLES_CODE_FAST - l));
-			uint16_t	e = (uint16_t) ((c->first_idx[l] + j) << 4 | (uint32_t) l);
+	/*
+	 * The look-up table of the short codes: canonical codes up to FAST
+	 * bits fill it from the start, in order; the rest (longer codes) is 0.
+	 */
+	{
+		uint32_t	x = 0;
 
-			for (uint32_t x = lo; x < hi; x++)
-				c->fast[x] = e;
+		for (int l = 1; l <= AT_SAMPLES_CODE_FAST; l++)
+		{
+			uint32_t	span = (uint32_t) 1 << (AT_SAMPLES_CODE_FAST - l);
+
+			for (uint32_t j = 0; j < count[l]; j++)
+			{
+				uint16_t	e = (uint16_t) ((c->first_idx[l] + j) << 4 | (uint32_t) l);
+
+				if (span >= 4)
+				{
+					uint64_t	e4 = e * UINT64_C(0x0001000100010001);
+
+					for (uint32_t k = 0; k < span; k += 4, x += 4)
+						memcpy(c->fast + x, &e4, 8);
+				}
+				else
+					for (uint32_t k = 0; k < span; k++)
+						c->fast[x++] = e;
+			}
 		}
+		memset(c->fast + x, 0, sizeof(uint16_t) * (((size_t) 1 << AT_SAMPLES_CODE_FAST) - x));
+	}
 	for (int s = 0; s < nsym; s++)
 	{
 		uint32_t	k;

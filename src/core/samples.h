@@ -105,7 +105,7 @@
 #define AT_SAMPLES_CODE_BUCKETS	256
 #define AT_SAMPLES_CODE_SYMS	(AT_SAMPLES_CODE_EXACT + AT_SAMPLES_CODE_BUCKETS)
 #define AT_SAMPLES_CODE_MAXLEN	15
-#define AT_SAMPLES_CODE_RAW		48
+#define AT_SAMPLES_CODE_RAW		42
 #define AT_SAMPLES_CODE_FAST	10	/* codes up to this long decode by one table look-up */
 #define AT_SAMPLES_CHUNK_CODED	0x7f
 
