@@ -2233,7 +2233,8 @@ at_samples_window(const unsigned char *buf, size_t len, int64_t from, int64_t to
 				m = 0;
 	tdec		t;
 	at_samples_code code;
-	int			coded;
+	const unsigned char *code_table = NULL;	/* version 2: built on first use */
+	int			built = 0;
 
 	at_samples_info_read(buf, &info);
 	if (from >= to || to <= info.first_ts || from > info.last_ts)
@@ -2264,8 +2265,18 @@ at_samples_window(const unsigned char *buf, size_t len, int64_t from, int64_t to
 		raw_values(vs + 8 * (size_t) i0, m, v);
 		return m;
 	}
-	/* only the chunks overlapping [i0, i0 + m) are decoded */
-	vs = chunks_begin(buf, len, &code, &coded);
+	/*
+	 * Only the chunks overlapping [i0, i0 + m) are decoded, and the value
+	 * code is built only when one of them is coded.
+	 */
+	if (buf[0] == AT_SAMPLES_VERSION)
+	{
+		const unsigned char *q = vs;
+		uint64_t	t = get_varint(&q);
+
+		code_table = vs;
+		vs = q + t;
+	}
 	for (int32_t base = 0; base < i0 + m; base += AT_SAMPLES_CHUNK)
 	{
 		int			cnt = info.n - base < AT_SAMPLES_CHUNK ? (int) (info.n - base) : AT_SAMPLES_CHUNK;
@@ -2273,7 +2284,7 @@ at_samples_window(const unsigned char *buf, size_t len, int64_t from, int64_t to
 		int32_t		a,
 					b;
 
-		vs = chunk_read(vs, cnt, &c, coded ? &code : NULL);
+		vs = chunk_read(vs, cnt, &c, code_table != NULL ? &code : NULL);
 		if (base + cnt <= i0)
 			continue;
 		a = i0 > base ? i0 - base : 0;
@@ -2285,6 +2296,14 @@ at_samples_window(const unsigned char *buf, size_t len, int64_t from, int64_t to
 						big = 0;
 			double		vbuf[AT_SAMPLES_CHUNK];
 			int			i;
+
+			if (!built)
+			{
+				const char *msg;
+
+				code_read(code_table, end, &code, &msg);
+				built = 1;
+			}
 
 			code_ints(c.code, c.bits, c.nbytes, end, b, x, NULL);
 			if (mout != NULL)
