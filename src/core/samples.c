@@ -366,7 +366,9 @@ code_value(const at_samples_code *c, bitreader *b, const int has_raw)
 	if (e != 0)
 	{
 		len = (int) (e & 15);
-		idx = (int) (e >> 4);
+		idx = (int) (e >> 5);
+		/* raw bits or none, without waiting for symraw */
+		r = (int) ((e >> 4) & 1) * c->raw;
 	}
 	else
 	{
@@ -376,6 +378,7 @@ code_value(const at_samples_code *c, bitreader *b, const int has_raw)
 		while (len < AT_SAMPLES_CODE_MAXLEN && v >= c->lim[len])
 			len++;
 		idx = (int) (c->first_idx[len] + (v >> (AT_SAMPLES_CODE_MAXLEN - len)) - c->first_code[len]);
+		r = c->symraw[idx];
 	}
 	m = c->symv[idx];
 	if (!has_raw)
@@ -385,7 +388,6 @@ code_value(const at_samples_code *c, bitreader *b, const int has_raw)
 		return m;
 	}
 	/* no branch on whether this symbol has raw bits: (x >> 63 - 0) >> 1 is 0 */
-	r = c->symraw[idx];
 	m += ((b->acc << len) >> (63 - r)) >> 1;
 	b->acc <<= len + r;
 	b->nbits -= len + r;
@@ -536,35 +538,6 @@ code_read(const unsigned char *p, const unsigned char *end, at_samples_code *c, 
 	c->lim[0] = 0;
 	c->first_code[0] = c->first_idx[0] = 0;
 	c->raw = L;
-	/*
-	 * The look-up table of the short codes: canonical codes up to FAST
-	 * bits fill it from the start, in order; the rest (longer codes) is 0.
-	 */
-	{
-		uint32_t	x = 0;
-
-		for (int l = 1; l <= AT_SAMPLES_CODE_FAST; l++)
-		{
-			uint32_t	span = (uint32_t) 1 << (AT_SAMPLES_CODE_FAST - l);
-
-			for (uint32_t j = 0; j < count[l]; j++)
-			{
-				uint16_t	e = (uint16_t) ((c->first_idx[l] + j) << 4 | (uint32_t) l);
-
-				if (span >= 4)
-				{
-					uint64_t	e4 = e * UINT64_C(0x0001000100010001);
-
-					for (uint32_t k = 0; k < span; k += 4, x += 4)
-						memcpy(c->fast + x, &e4, 8);
-				}
-				else
-					for (uint32_t k = 0; k < span; k++)
-						c->fast[x++] = e;
-			}
-		}
-		memset(c->fast + x, 0, sizeof(uint16_t) * (((size_t) 1 << AT_SAMPLES_CODE_FAST) - x));
-	}
 	for (int s = 0; s < nsym; s++)
 	{
 		uint32_t	k;
@@ -582,6 +555,36 @@ code_read(const unsigned char *p, const unsigned char *end, at_samples_code *c, 
 			c->symv[k] = base + ((uint64_t) (s - ne) << L);
 			c->symraw[k] = (uint8_t) L;
 		}
+	}
+	/*
+	 * The look-up table of the short codes: canonical codes up to FAST
+	 * bits fill it from the start, in order; the rest (longer codes) is 0.
+	 */
+	{
+		uint32_t	x = 0;
+
+		for (int l = 1; l <= AT_SAMPLES_CODE_FAST; l++)
+		{
+			uint32_t	span = (uint32_t) 1 << (AT_SAMPLES_CODE_FAST - l);
+
+			for (uint32_t j = 0; j < count[l]; j++)
+			{
+				uint32_t	k = c->first_idx[l] + j;
+				uint16_t	e = (uint16_t) (k << 5 | (c->symraw[k] ? 16u : 0u) | (uint32_t) l);
+
+				if (span >= 4)
+				{
+					uint64_t	e4 = e * UINT64_C(0x0001000100010001);
+
+					for (uint32_t y = 0; y < span; y += 4, x += 4)
+						memcpy(c->fast + x, &e4, 8);
+				}
+				else
+					for (uint32_t y = 0; y < span; y++)
+						c->fast[x++] = e;
+			}
+		}
+		memset(c->fast + x, 0, sizeof(uint16_t) * (((size_t) 1 << AT_SAMPLES_CODE_FAST) - x));
 	}
 	*msg = NULL;
 	return tend;

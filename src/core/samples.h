@@ -117,7 +117,7 @@ typedef struct at_samples_code
 	uint32_t	first_idx[AT_SAMPLES_CODE_MAXLEN + 1];
 	uint64_t	symv[AT_SAMPLES_CODE_SYMS];	/* in code order: the integer, or a bucket's lowest */
 	uint8_t		symraw[AT_SAMPLES_CODE_SYMS];	/* raw low bits that follow the code */
-	uint16_t	fast[1 << AT_SAMPLES_CODE_FAST];	/* by the next FAST bits: idx << 4 | len, 0 if longer */
+	uint16_t	fast[1 << AT_SAMPLES_CODE_FAST];	/* by the next FAST bits: idx << 5 | has raw << 4 | len, 0 if longer */
 	int			raw;			/* L: 0 when no symbol has raw bits */
 } at_samples_code;
 
