@@ -1,8 +1,9 @@
 -- Utilization samples: wide files streamed into compressed per-series
 -- blocks (src/utilization_load.c), one row per metric, cluster, series and
 -- UTC day, with the block's summaries beside it.  toast_tuple_target: a
--- row of up to a page stays in the heap (a day of GPU_UTIL is about 4 kB),
--- since fetching a block from TOAST costs more than decoding it.
+-- row of up to a page stays in the heap (a day of GPU_UTIL is 2 to 3 kB,
+-- three rows a page, its values entropy-coded when that is smaller), since
+-- fetching a block from TOAST costs more than decoding it.
 
 CREATE TABLE acmetrace.utilization_blocks (
     metric   text NOT NULL CONSTRAINT metric_is_upper_case CHECK (metric ~ '^[A-Z][A-Z0-9_]*$'),
