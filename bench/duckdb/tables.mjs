@@ -3,9 +3,11 @@
 // load, then runs and times the --setup file (the tables a DuckDB user
 // pre-aggregates at load: CREATE TABLE ... AS, statements separated by a
 // line ending in ";"), then times each query as bench/run does (a warm-up round, then
-// interleaved rounds) and writes its result rows.
+// interleaved rounds) and writes its result rows.  The --macros file (the
+// same statement form: CREATE MACRO, helpers the queries call) runs first,
+// untimed: definitions, no data.
 //
-//   node bench/duckdb/tables.mjs --reps R --out DIR --table NAME=FILE=COL:TYPE,... ... [--setup FILE] NAME=QUERYFILE ...
+//   node bench/duckdb/tables.mjs --reps R --out DIR --table NAME=FILE=COL:TYPE,... ... [--macros FILE] [--setup FILE] NAME=QUERYFILE ...
 //
 // Writes DIR/info.txt, DIR/load.ms (all tables), DIR/setup.ms (the setup file), DIR/NAME.ms (one time per
 // round) and DIR/NAME.out (rows, | between values).
@@ -14,7 +16,7 @@ import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { DuckDBInstance } from '@duckdb/node-api';
 
-const usage = 'usage: node bench/duckdb/tables.mjs --reps R --out DIR --table NAME=FILE=COL:TYPE,... ... [--setup FILE] NAME=QUERYFILE ...';
+const usage = 'usage: node bench/duckdb/tables.mjs --reps R --out DIR --table NAME=FILE=COL:TYPE,... ... [--macros FILE] [--setup FILE] NAME=QUERYFILE ...';
 function die(msg) {
     console.error(`bench/duckdb/tables: ${String(msg).split('\n')[0]}`);
     process.exit(1);
@@ -24,7 +26,7 @@ const opt = {}, tables = [], queries = [];
 const argv = process.argv.slice(2);
 for (let i = 0; i < argv.length; i++) {
     const a = argv[i];
-    if (a === '--reps' || a === '--out' || a === '--setup') {
+    if (a === '--reps' || a === '--out' || a === '--setup' || a === '--macros') {
         if (i + 1 >= argv.length) die(`${a} needs a value; ${usage}`);
         opt[a.slice(2)] = argv[++i];
     } else if (a === '--table') {
@@ -75,6 +77,17 @@ try {
     conn = await db.connect();
 } catch (e) { die(`cannot open DuckDB: ${e.message}`); }
 const query = async sql => (await conn.runAndReadAll(sql)).getRowsJS();
+// A file's statements: separated by a line ending in ";", leading comments dropped.
+function statements(file) {
+    let sql;
+    try { sql = fs.readFileSync(file, 'utf8'); } catch (e) { die(`cannot read ${file}: ${e.message}`); }
+    return sql.split(/;[ \t]*\n/).map(x => x.replace(/^\s*(--[^\n]*\n\s*)*/, '').trim()).filter(x => x && !/^;?$/.test(x));
+}
+if (opt.macros) {
+    for (const st of statements(opt.macros)) {
+        try { await query(st); } catch (e) { die(`${opt.macros}: ${e.message}`); }
+    }
+}
 
 try {
     const [[threads, version]] = await query("SELECT current_setting('threads'), version()");
@@ -87,11 +100,9 @@ try {
     fs.writeFileSync(path.join(opt.out, 'load.ms'), `${(performance.now() - t0).toFixed(3)}\n`);
 } catch (e) { die(`loading the CSV files: ${e.message}`); }
 if (opt.setup) {
-    let sql;
-    try { sql = fs.readFileSync(opt.setup, 'utf8'); } catch (e) { die(`cannot read ${opt.setup}: ${e.message}`); }
-    const statements = sql.split(/;[ \t]*\n/).map(x => x.replace(/^\s*(--[^\n]*\n\s*)*/, '').trim()).filter(x => x && !/^;?$/.test(x));
+    const setup = statements(opt.setup);
     const t0 = performance.now();
-    for (const st of statements) {
+    for (const st of setup) {
         try { await query(st); } catch (e) { die(`${opt.setup}: ${e.message}`); }
     }
     fs.writeFileSync(path.join(opt.out, 'setup.ms'), `${(performance.now() - t0).toFixed(3)}\n`);

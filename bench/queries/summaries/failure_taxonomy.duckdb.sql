@@ -1,5 +1,7 @@
--- DuckDB: the failure table over failure_reasons (classified jobs, and failed ones nobody classified).
-SELECT j.cluster, r.category, r.reason, count(*), round(avg(j.gpu_num), 2), avg(j.duration) / 60,
+-- DuckDB: acmetrace.failure_taxonomy(), the failure table over failure_reasons: per (category, reason), and
+-- one row (NULL, NULL) for failed jobs nobody classified; mean GPUs (2 decimals), mean minutes (3 significant
+-- digits, sig3), GPU time and its percent of the cluster's classified or failed jobs.
+SELECT j.cluster, r.category, r.reason, count(*), round_dec(avg(j.gpu_num), 2), sig3(avg(j.duration) / 60),
        coalesce(sum(j.duration * j.gpu_num), 0) AS t,
        round(100 * coalesce(sum(j.duration * j.gpu_num), 0) / sum(coalesce(sum(j.duration * j.gpu_num), 0)) OVER (PARTITION BY j.cluster), 2)
   FROM jobs j LEFT JOIN failure_reasons r ON r.cluster = j.cluster AND r.job_id = j.job_id
