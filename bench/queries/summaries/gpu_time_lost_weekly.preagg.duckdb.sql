@@ -1,4 +1,4 @@
--- DuckDB over its pre-aggregates (preagg.duckdb.sql, job_rollup): the same per week the jobs ended (Monday, UTC+8).
+-- DuckDB over its pre-aggregates (preagg.duckdb.sql, job_rollup): the same per week the jobs ended (Monday in the cluster's zone).
 SELECT cluster, end_week AS week, sum(n),
        coalesce(sum(dg), 0) AS t,
        coalesce(sum(dg) FILTER (WHERE final_state = 'FAILED'), 0) AS f,
