@@ -328,8 +328,11 @@ br_refill(bitreader *b)
 {
 	if (b->end - b->p >= 8)
 	{
-		/* whole bytes up to 63 bits; the part of the next byte is its own bits */
-		int			adv = (63 - b->nbits) >> 3;
+		/*
+		 * whole bytes up to 57..64 bits (nbits < 64 here: every value takes
+		 * a bit); the part of a next byte is its own bits
+		 */
+		int			adv = (64 - b->nbits) >> 3;
 
 		b->acc |= __builtin_bswap64(ld64(b->p)) >> b->nbits;
 		b->p += adv;
@@ -357,13 +360,13 @@ br_refill(bitreader *b)
 static ALWAYS_INLINE uint64_t
 code_value(const at_samples_code *c, bitreader *b, const int has_raw)
 {
-	uint32_t	e = c->fast[b->acc >> (64 - AT_SAMPLES_CODE_FAST)];
+	uint32_t	e = c->fast[b->acc >> (64 - c->fbits)];
 	int			len,
 				idx,
 				r;
 	uint64_t	m;
 
-	if (e != 0)
+	if (__builtin_expect(e != 0, 1))
 	{
 		len = (int) (e & 15);
 		idx = (int) (e >> 5);
@@ -374,7 +377,7 @@ code_value(const at_samples_code *c, bitreader *b, const int has_raw)
 	{
 		uint32_t	v = (uint32_t) (b->acc >> (64 - AT_SAMPLES_CODE_MAXLEN));
 
-		len = AT_SAMPLES_CODE_FAST + 1;
+		len = c->fbits + 1;
 		while (len < AT_SAMPLES_CODE_MAXLEN && v >= c->lim[len])
 			len++;
 		idx = (int) (c->first_idx[len] + (v >> (AT_SAMPLES_CODE_MAXLEN - len)) - c->first_code[len]);
@@ -395,6 +398,82 @@ code_value(const at_samples_code *c, bitreader *b, const int has_raw)
 }
 
 /*
+ * cnt values from one bit reader (two: b1 too, into o1), per values a
+ * refill; two readers' dependency chains are independent, so decoding two
+ * chunks together overlaps their look-ups.  The readers live in locals
+ * (registers) while decoding.
+ */
+#define CODE_STEP(j) \
+	do { \
+		o0[i + (j)] = code_value(c, &r0, has_raw); \
+		if (two) \
+			o1[i + (j)] = code_value(c, &r1, has_raw); \
+	} while (0)
+
+static ALWAYS_INLINE void
+code_run_t(const at_samples_code *c, bitreader *b0, bitreader *b1, uint64_t *o0, uint64_t *o1, int cnt,
+		   const int two, const int per, const int has_raw)
+{
+	bitreader	r0 = *b0,
+				r1 = two ? *b1 : *b0;
+	int			i = 0;
+
+	for (; i + per <= cnt; i += per)
+	{
+		br_refill(&r0);
+		if (two)
+			br_refill(&r1);
+		CODE_STEP(0);
+		if (per >= 2)
+			CODE_STEP(1);
+		if (per >= 3)
+			CODE_STEP(2);
+		if (per >= 4)
+			CODE_STEP(3);
+	}
+	for (; i < cnt; i++)
+	{
+		br_refill(&r0);
+		if (two)
+			br_refill(&r1);
+		CODE_STEP(0);
+	}
+	*b0 = r0;
+	if (two)
+		*b1 = r1;
+}
+
+/* The same, specialized by the code's values a refill and raw bits. */
+static void
+code_run(const at_samples_code *c, bitreader *b0, bitreader *b1, uint64_t *o0, uint64_t *o1, int cnt)
+{
+	int			sel = (b1 != NULL) << 4 | (c->raw ? c->per : 8 + c->per);
+
+#define CODE_CASE(t, p, r) \
+	case (t) << 4 | ((r) ? (p) : 8 + (p)): \
+		code_run_t(c, b0, b1, o0, o1, cnt, t, p, r); \
+		break
+	switch (sel)
+	{
+			CODE_CASE(0, 1, 1);
+			CODE_CASE(0, 2, 1);
+			CODE_CASE(0, 3, 1);
+			CODE_CASE(0, 3, 0);
+			CODE_CASE(1, 1, 1);
+			CODE_CASE(1, 2, 1);
+			CODE_CASE(1, 3, 1);
+			CODE_CASE(1, 3, 0);
+		case 1 << 4 | (8 + 4):
+			code_run_t(c, b0, b1, o0, o1, cnt, 1, 4, 0);
+			break;
+		default:
+			code_run_t(c, b0, b1, o0, o1, cnt, 0, 4, 0);
+			break;
+	}
+#undef CODE_CASE
+}
+
+/*
  * cnt values of a coded chunk (nbytes at bits, the block ending at end)
  * into out, mod 2^64; returns the bits used, and the unused bits of the
  * last byte read into *pad (when not NULL).
@@ -405,28 +484,29 @@ code_ints(const at_samples_code *c, const unsigned char *bits, size_t nbytes, co
 {
 	bitreader	b = {bits, bits + nbytes, 0, 0, 0};
 	uint64_t	used;
-	int			i = 0;
 
 	(void) end;
-	/* a refill leaves at least 57 bits: three codes when none has raw bits */
-	if (c->raw == 0)
-		for (; i + 3 <= cnt; i += 3)
-		{
-			br_refill(&b);
-			out[i] = code_value(c, &b, 0);
-			out[i + 1] = code_value(c, &b, 0);
-			out[i + 2] = code_value(c, &b, 0);
-		}
-	for (; i < cnt; i++)
-	{
-		br_refill(&b);
-		out[i] = code_value(c, &b, 1);
-	}
+	code_run(c, &b, NULL, out, NULL, cnt);
 	used = 8 * ((uint64_t) (b.p - bits) + b.over) - (uint64_t) b.nbits;
 	/* the bits left of the last byte read (the padding, if it was the last) */
 	if (pad != NULL)
 		*pad = (used & 7) ? b.acc >> (56 + (used & 7)) : 0;
 	return used;
+}
+
+/* Two coded chunks decoded together: cnt0 values of the first, cnt1 of the second. */
+static void
+code_ints2(const at_samples_code *c, const unsigned char *bits0, size_t nbytes0, int cnt0, uint64_t *out0,
+		   const unsigned char *bits1, size_t nbytes1, int cnt1, uint64_t *out1)
+{
+	bitreader	b[2] = {{bits0, bits0 + nbytes0, 0, 0, 0}, {bits1, bits1 + nbytes1, 0, 0, 0}};
+	int			both = cnt0 < cnt1 ? cnt0 : cnt1;
+
+	code_run(c, &b[0], &b[1], out0, out1, both);
+	if (cnt0 > both)
+		code_run(c, &b[0], NULL, out0 + both, NULL, cnt0 - both);
+	if (cnt1 > both)
+		code_run(c, &b[1], NULL, out1 + both, NULL, cnt1 - both);
 }
 
 /*
@@ -435,7 +515,7 @@ code_ints(const at_samples_code *c, const unsigned char *bits, size_t nbytes, co
  * decoding relies on, so it serves trusted and untrusted bytes alike.
  */
 static const unsigned char *
-code_read(const unsigned char *p, const unsigned char *end, at_samples_code *c, const char **msg)
+code_read(const unsigned char *p, const unsigned char *end, at_samples_code *c, int fbits, const char **msg)
 {
 	uint64_t	t,
 				x,
@@ -447,10 +527,16 @@ code_read(const unsigned char *p, const unsigned char *end, at_samples_code *c, 
 	int			L,
 				ne,
 				nsym,
-				used = 0;
-	uint8_t		len[AT_SAMPLES_CODE_SYMS];
-	uint32_t	count[AT_SAMPLES_CODE_MAXLEN + 1] = {0},
-				pos[AT_SAMPLES_CODE_MAXLEN + 1],
+				half,
+				used = 0,
+				maxlen = 0,
+				rawlen = 0;
+	uint8_t		len[AT_SAMPLES_CODE_SYMS + 1];
+	/* lengths counted per half of the symbols, two tables each (independent increments) */
+	uint32_t	cnt[4][AT_SAMPLES_CODE_MAXLEN + 1] = {{0}},
+				count[AT_SAMPLES_CODE_MAXLEN + 1],
+				pos0[AT_SAMPLES_CODE_MAXLEN + 1],
+				pos1[AT_SAMPLES_CODE_MAXLEN + 1],
 				code = 0,
 				idx = 0;
 
@@ -504,20 +590,29 @@ code_read(const unsigned char *p, const unsigned char *end, at_samples_code *c, 
 		*msg = "the value code's lengths do not fill it";
 		return NULL;
 	}
-	for (int s = 0; s < nsym; s++)
-	{
-		len[s] = (uint8_t) ((p[s / 2] >> (4 * (s & 1))) & 15);
-		if (len[s])
-		{
-			count[len[s]]++;
-			kraft += (uint64_t) 1 << (AT_SAMPLES_CODE_MAXLEN - len[s]);
-			used++;
-		}
-	}
 	if ((nsym & 1) && (p[nsym / 2] >> 4) != 0)
 	{
 		*msg = "the value code's padding nibble is not zero";
 		return NULL;
+	}
+	/* half: an even split point, so each byte's two nibbles count in one half */
+	half = ((nsym + 1) / 2 + 1) / 2 * 2;
+	for (int s = 0; s < nsym; s += 2)
+	{
+		int			h = s < half ? 0 : 2;
+
+		len[s] = (uint8_t) (p[s / 2] & 15);
+		len[s + 1] = (uint8_t) (p[s / 2] >> 4);
+		cnt[h][len[s]]++;
+		cnt[h + 1][len[s + 1]]++;
+	}
+	for (int l = 1; l <= AT_SAMPLES_CODE_MAXLEN; l++)
+	{
+		count[l] = cnt[0][l] + cnt[1][l] + cnt[2][l] + cnt[3][l];
+		kraft += (uint64_t) count[l] << (AT_SAMPLES_CODE_MAXLEN - l);
+		used += (int) count[l];
+		if (count[l])
+			maxlen = l;
 	}
 	if (used < 2 || kraft != (uint64_t) 1 << AT_SAMPLES_CODE_MAXLEN)
 	{
@@ -529,7 +624,8 @@ code_read(const unsigned char *p, const unsigned char *end, at_samples_code *c, 
 	{
 		c->first_code[l] = code;
 		c->first_idx[l] = idx;
-		pos[l] = idx;
+		pos0[l] = idx;
+		pos1[l] = idx + cnt[0][l] + cnt[1][l];
 		code += count[l];
 		idx += count[l];
 		c->lim[l] = code << (AT_SAMPLES_CODE_MAXLEN - l);
@@ -537,35 +633,60 @@ code_read(const unsigned char *p, const unsigned char *end, at_samples_code *c, 
 	}
 	c->lim[0] = 0;
 	c->first_code[0] = c->first_idx[0] = 0;
-	c->raw = L;
-	for (int s = 0; s < nsym; s++)
-	{
-		uint32_t	k;
+	c->fbits = fbits;
 
-		if (!len[s])
-			continue;
-		k = pos[len[s]]++;
-		if (s < ne)
-		{
-			c->symv[k] = base + exact[s];
-			c->symraw[k] = 0;
-		}
-		else
-		{
-			c->symv[k] = base + ((uint64_t) (s - ne) << L);
-			c->symraw[k] = (uint8_t) L;
-		}
-	}
 	/*
-	 * The look-up table of the short codes: canonical codes up to FAST
-	 * bits fill it from the start, in order; the rest (longer codes) is 0.
+	 * Symbols in code order, the two halves at once (independent position
+	 * counters); a symbol without a code writes nowhere that matters (the
+	 * dummy slot past the real ones, overwritten by nothing read).
+	 */
+	{
+		uint64_t	symv[AT_SAMPLES_CODE_SYMS + 1];
+		uint8_t		symraw[AT_SAMPLES_CODE_SYMS + 1];
+
+		pos0[0] = pos1[0] = AT_SAMPLES_CODE_SYMS;
+		for (int s = 0; s < half && s < nsym; s++)
+		{
+			int			s1 = half + s;
+			uint32_t	k0 = pos0[len[s]],
+						k1;
+
+			pos0[len[s]] = k0 + (len[s] != 0);
+			symv[k0] = base + (s < ne ? exact[s] : (uint64_t) (s - ne) << L);
+			symraw[k0] = (uint8_t) (s < ne ? 0 : L);
+			if (s1 < nsym)
+			{
+				k1 = pos1[len[s1]];
+				pos1[len[s1]] = k1 + (len[s1] != 0);
+				symv[k1] = base + (s1 < ne ? exact[s1] : (uint64_t) (s1 - ne) << L);
+				symraw[k1] = (uint8_t) (s1 < ne ? 0 : L);
+			}
+		}
+		memcpy(c->symv, symv, sizeof(uint64_t) * (size_t) used);
+		memcpy(c->symraw, symraw, (size_t) used);
+		for (int k = 0; k < used; k++)
+			if (symraw[k])
+			{
+				rawlen = L;
+				break;
+			}
+	}
+	c->raw = rawlen;
+	/* values a refill (57 bits) always holds */
+	c->per = 57 / (maxlen + rawlen);
+	if (c->per > (rawlen ? 3 : 4))
+		c->per = rawlen ? 3 : 4;
+
+	/*
+	 * The look-up table of the short codes: canonical codes up to fbits
+	 * fill it from the start, in order; the rest (longer codes) is 0.
 	 */
 	{
 		uint32_t	x = 0;
 
-		for (int l = 1; l <= AT_SAMPLES_CODE_FAST; l++)
+		for (int l = 1; l <= fbits; l++)
 		{
-			uint32_t	span = (uint32_t) 1 << (AT_SAMPLES_CODE_FAST - l);
+			uint32_t	span = (uint32_t) 1 << (fbits - l);
 
 			for (uint32_t j = 0; j < count[l]; j++)
 			{
@@ -584,7 +705,7 @@ code_read(const unsigned char *p, const unsigned char *end, at_samples_code *c, 
 						c->fast[x++] = e;
 			}
 		}
-		memset(c->fast + x, 0, sizeof(uint16_t) * (((size_t) 1 << AT_SAMPLES_CODE_FAST) - x));
+		memset(c->fast + x, 0, sizeof(uint16_t) * (((size_t) 1 << fbits) - x));
 	}
 	*msg = NULL;
 	return tend;
@@ -595,7 +716,7 @@ code_read(const unsigned char *p, const unsigned char *end, at_samples_code *c, 
  * code into c and *coded set.
  */
 static const unsigned char *
-chunks_begin(const unsigned char *buf, size_t len, at_samples_code *c, int *coded)
+chunks_begin(const unsigned char *buf, size_t len, at_samples_code *c, int *coded, int fbits)
 {
 	const unsigned char *vs = value_section(buf);
 	const char *msg;
@@ -603,7 +724,7 @@ chunks_begin(const unsigned char *buf, size_t len, at_samples_code *c, int *code
 	*coded = buf[0] == AT_SAMPLES_VERSION;
 	if (!*coded)
 		return vs;
-	return code_read(vs, buf + len, c, &msg);
+	return code_read(vs, buf + len, c, fbits, &msg);
 }
 
 /* ---- writing a value code ---- */
@@ -1887,7 +2008,7 @@ check_values(const unsigned char *p, const unsigned char *end, int version, int 
 					imin = INT64_MAX,
 					imax = INT64_MIN;
 
-		if (version == AT_SAMPLES_VERSION && (p = code_read(p, end, &code, &msg)) == NULL)
+		if (version == AT_SAMPLES_VERSION && (p = code_read(p, end, &code, AT_SAMPLES_CODE_FAST, &msg)) == NULL)
 			return msg;
 		for (int32_t base = 0; base < n; base += AT_SAMPLES_CHUNK)
 		{
@@ -2054,6 +2175,20 @@ ints_to_doubles(const uint64_t *restrict x, int cnt, double *restrict v, int k, 
 			v[i] = (double) u2i(x[i]) / div;
 }
 
+/* Decoded integers x[0..cnt) (room for whole groups of 8) as doubles into v. */
+static void
+coded_doubles(uint64_t *x, int cnt, double *v, int k)
+{
+	uint64_t	big = 0;
+	int			i;
+
+	for (i = 0; i < cnt; i++)
+		big |= x[i] + MAGIC_LIMIT;
+	for (; i % 8; i++)
+		x[i] = 0;
+	ints_to_doubles(x, cnt, v, k, big < 2 * MAGIC_LIMIT);
+}
+
 /* cnt values of a chunk as doubles m / 10^k into v (every one, even when constant). */
 static void
 chunk_doubles(const chunk *c, int cnt, const unsigned char *end, double *v, int k)
@@ -2069,15 +2204,8 @@ chunk_doubles(const chunk *c, int cnt, const unsigned char *end, double *v, int 
 	}
 	else if (c->code != NULL)
 	{
-		uint64_t	big = 0;
-		int			i;
-
 		code_ints(c->code, c->bits, c->nbytes, end, cnt, x, NULL);
-		for (i = 0; i < cnt; i++)
-			big |= x[i] + MAGIC_LIMIT;
-		for (; i % 8; i++)
-			x[i] = 0;
-		ints_to_doubles(x, cnt, v, k, big < 2 * MAGIC_LIMIT);
+		coded_doubles(x, cnt, v, k);
 	}
 	else if (!c->delta)
 	{
@@ -2144,14 +2272,38 @@ at_samples_decode(const unsigned char *buf, size_t len, int64_t *ts, double *v)
 		raw_values(vs, n, v);
 		return;
 	}
-	vs = chunks_begin(buf, len, &code, &coded);
-	for (int32_t base = 0; base < n; base += AT_SAMPLES_CHUNK)
+	vs = chunks_begin(buf, len, &code, &coded, AT_SAMPLES_CODE_FAST);
 	{
-		int			cnt = n - base < AT_SAMPLES_CHUNK ? (int) (n - base) : AT_SAMPLES_CHUNK;
-		chunk		c;
+		chunk		held = {0};	/* a coded chunk waiting for another to decode with */
+		int32_t		held_base = -1;
+		int			held_cnt = 0;
+		uint64_t	x0[AT_SAMPLES_CHUNK + 8],
+					x1[AT_SAMPLES_CHUNK + 8];
 
-		vs = chunk_read(vs, cnt, &c, coded ? &code : NULL);
-		chunk_doubles(&c, cnt, buf + len, v + base, scale);
+		for (int32_t base = 0; base < n; base += AT_SAMPLES_CHUNK)
+		{
+			int			cnt = n - base < AT_SAMPLES_CHUNK ? (int) (n - base) : AT_SAMPLES_CHUNK;
+			chunk		c;
+
+			vs = chunk_read(vs, cnt, &c, coded ? &code : NULL);
+			if (c.code == NULL)
+				chunk_doubles(&c, cnt, buf + len, v + base, scale);
+			else if (held_base < 0)
+			{
+				held = c;
+				held_base = base;
+				held_cnt = cnt;
+			}
+			else
+			{
+				code_ints2(&code, held.bits, held.nbytes, held_cnt, x0, c.bits, c.nbytes, cnt, x1);
+				coded_doubles(x0, held_cnt, v + held_base, scale);
+				coded_doubles(x1, cnt, v + base, scale);
+				held_base = -1;
+			}
+		}
+		if (held_base >= 0)
+			chunk_doubles(&held, held_cnt, buf + len, v + held_base, scale);
 	}
 }
 
@@ -2165,10 +2317,55 @@ at_samples_iter_init(at_samples_iter *it, const unsigned char *buf, size_t len)
 	it->scale = (int32_t) buf[2] - 1;
 	it->div = it->scale >= 0 ? p10[it->scale] : 1;
 	it->coded = 0;
+	it->held = 0;
 	if (it->scale >= 0)
-		it->pos = (size_t) (chunks_begin(buf, len, &it->code, &it->coded) - buf);
+		it->pos = (size_t) (chunks_begin(buf, len, &it->code, &it->coded, AT_SAMPLES_CODE_FAST) - buf);
 	else
 		it->pos = (size_t) (value_section(buf) - buf);
+}
+
+/*
+ * The iterator's next chunk (cnt values): 1 with its integers in x when it
+ * is coded (a coded chunk followed by another decodes both, the second
+ * held for the next call), else 0 with its header in *c.
+ */
+static int
+iter_chunk(at_samples_iter *it, int cnt, chunk *c, uint64_t *x)
+{
+	const unsigned char *next;
+
+	if (it->held > 0)
+	{
+		memcpy(x, it->hold, sizeof(uint64_t) * (size_t) cnt);
+		it->pos = it->held_next;
+		it->held = 0;
+		return 1;
+	}
+	next = chunk_read(it->buf + it->pos, cnt, c, it->coded ? &it->code : NULL);
+	it->pos = (size_t) (next - it->buf);
+	if (c->code == NULL)
+		return 0;
+	{
+		int32_t		left = it->n - it->done - cnt;
+		int			ncnt = left < AT_SAMPLES_CHUNK ? (int) left : AT_SAMPLES_CHUNK;
+		chunk		c2;
+
+		if (ncnt > 0)
+		{
+			const unsigned char *after = chunk_read(next, ncnt, &c2, &it->code);
+
+			if (c2.code != NULL)
+			{
+				code_ints2(&it->code, c->bits, c->nbytes, cnt, x, c2.bits, c2.nbytes, ncnt,
+						   (uint64_t *) it->hold);
+				it->held = ncnt;
+				it->held_next = (size_t) (after - it->buf);
+				return 1;
+			}
+		}
+	}
+	code_ints(&it->code, c->bits, c->nbytes, it->buf + it->len, cnt, x, NULL);
+	return 1;
 }
 
 int
@@ -2187,16 +2384,17 @@ at_samples_iter_next(at_samples_iter *it, double *v, int *constant)
 	else
 	{
 		chunk		c;
-		const unsigned char *next = chunk_read(it->buf + it->pos, cnt, &c, it->coded ? &it->code : NULL);
+		uint64_t	x[AT_SAMPLES_CHUNK + 8];
 
-		if (chunk_constant(&c))
+		if (iter_chunk(it, cnt, &c, x))
+			coded_doubles(x, cnt, v, it->scale);
+		else if (chunk_constant(&c))
 		{
 			*constant = 1;
 			v[0] = (double) u2i(c.ref) / it->div;
 		}
 		else
 			chunk_doubles(&c, cnt, it->buf + it->len, v, it->scale);
-		it->pos = (size_t) (next - it->buf);
 	}
 	it->done += cnt;
 	return cnt;
@@ -2207,22 +2405,48 @@ at_samples_iter_next_scaled(at_samples_iter *it, int64_t *m, int *constant)
 {
 	int			cnt = it->n - it->done < AT_SAMPLES_CHUNK ? it->n - it->done : AT_SAMPLES_CHUNK;
 	chunk		c;
-	const unsigned char *next;
 
 	if (cnt <= 0)
 		return 0;
-	next = chunk_read(it->buf + it->pos, cnt, &c, it->coded ? &it->code : NULL);
-	*constant = chunk_constant(&c);
-	if (*constant)
-		m[0] = u2i(c.ref);
-	else
-		chunk_ints(&c, cnt, it->buf + it->len, m);
-	it->pos = (size_t) (next - it->buf);
+	*constant = 0;
+	if (!iter_chunk(it, cnt, &c, (uint64_t *) m))
+	{
+		*constant = chunk_constant(&c);
+		if (*constant)
+			m[0] = u2i(c.ref);
+		else
+			chunk_ints(&c, cnt, it->buf + it->len, m);
+	}
 	it->done += cnt;
 	return cnt;
 }
 
 /* ---- slices ---- */
+
+/*
+ * A window's values a..b-1 of a decoded coded chunk (x, room for whole
+ * groups of 8), the chunk's first value at out position at: as integers
+ * into mout, or else as doubles into v.
+ */
+static void
+window_put(uint64_t *x, int a, int b, int32_t at, int scale, double *v, int64_t *mout)
+{
+	uint64_t	big = 0;
+	double		vbuf[AT_SAMPLES_CHUNK];
+	int			i;
+
+	if (mout != NULL)
+	{
+		memcpy(mout + at + a, x + a, sizeof(int64_t) * (size_t) (b - a));
+		return;
+	}
+	for (i = a; i < b; i++)
+		big |= x[i] + MAGIC_LIMIT;
+	for (i = b; i % 8; i++)
+		x[i] = 0;
+	ints_to_doubles(x + a - a % 8, b - (a - a % 8), vbuf, scale, big < 2 * MAGIC_LIMIT);
+	memcpy(v + at + a, vbuf + a % 8, sizeof(double) * (size_t) (b - a));
+}
 
 int32_t
 at_samples_window(const unsigned char *buf, size_t len, int64_t from, int64_t to,
@@ -2238,6 +2462,12 @@ at_samples_window(const unsigned char *buf, size_t len, int64_t from, int64_t to
 	at_samples_code code;
 	const unsigned char *code_table = NULL;	/* version 2: built on first use */
 	int			built = 0;
+	chunk		held = {0};		/* a coded chunk waiting for another to decode with */
+	int32_t		held_base = -1,
+				held_a = 0,
+				held_b = 0;
+	uint64_t	x0[AT_SAMPLES_CHUNK + 8],
+				x1[AT_SAMPLES_CHUNK + 8];
 
 	at_samples_info_read(buf, &info);
 	if (from >= to || to <= info.first_ts || from > info.last_ts)
@@ -2294,32 +2524,26 @@ at_samples_window(const unsigned char *buf, size_t len, int64_t from, int64_t to
 		b = i0 + m < base + cnt ? i0 + m - base : cnt;
 		if (c.code != NULL)
 		{
-			/* values past the window are not decoded */
-			uint64_t	x[AT_SAMPLES_CHUNK + 8],
-						big = 0;
-			double		vbuf[AT_SAMPLES_CHUNK];
-			int			i;
-
+			/* values past the window are not decoded; two chunks decode together */
 			if (!built)
 			{
 				const char *msg;
 
-				code_read(code_table, end, &code, &msg);
+				code_read(code_table, end, &code, AT_SAMPLES_CODE_FAST_WINDOW, &msg);
 				built = 1;
 			}
-
-			code_ints(c.code, c.bits, c.nbytes, end, b, x, NULL);
-			if (mout != NULL)
+			if (held_base < 0)
 			{
-				memcpy(mout + (base + a - i0), x + a, sizeof(int64_t) * (size_t) (b - a));
+				held = c;
+				held_base = base;
+				held_a = a;
+				held_b = b;
 				continue;
 			}
-			for (i = a; i < b; i++)
-				big |= x[i] + MAGIC_LIMIT;
-			for (i = b; i % 8; i++)
-				x[i] = 0;
-			ints_to_doubles(x + a - a % 8, b - (a - a % 8), vbuf, info.scale, big < 2 * MAGIC_LIMIT);
-			memcpy(v + (base + a - i0), vbuf + a % 8, sizeof(double) * (size_t) (b - a));
+			code_ints2(&code, held.bits, held.nbytes, held_b, x0, c.bits, c.nbytes, b, x1);
+			window_put(x0, held_a, held_b, held_base - i0, info.scale, v, mout);
+			window_put(x1, a, b, base - i0, info.scale, v, mout);
+			held_base = -1;
 		}
 		else if (mout != NULL)
 		{
@@ -2335,6 +2559,11 @@ at_samples_window(const unsigned char *buf, size_t len, int64_t from, int64_t to
 			chunk_doubles(&c, cnt, end, vbuf, info.scale);
 			memcpy(v + (base + a - i0), vbuf + a, sizeof(double) * (size_t) (b - a));
 		}
+	}
+	if (held_base >= 0)
+	{
+		code_ints(&code, held.bits, held.nbytes, end, held_b, x0, NULL);
+		window_put(x0, held_a, held_b, held_base - i0, info.scale, v, mout);
 	}
 	return m;
 }
@@ -2389,7 +2618,7 @@ at_samples_sum_text(const unsigned char *buf, size_t len, char *out, size_t outl
 
 	if (scale < 0)
 		return -1;
-	vs = chunks_begin(buf, len, &code, &coded);
+	vs = chunks_begin(buf, len, &code, &coded, AT_SAMPLES_CODE_FAST);
 	for (int32_t base = 0; base < n; base += AT_SAMPLES_CHUNK)
 	{
 		int			cnt = n - base < AT_SAMPLES_CHUNK ? (int) (n - base) : AT_SAMPLES_CHUNK;

@@ -106,7 +106,12 @@
 #define AT_SAMPLES_CODE_SYMS	(AT_SAMPLES_CODE_EXACT + AT_SAMPLES_CODE_BUCKETS)
 #define AT_SAMPLES_CODE_MAXLEN	15
 #define AT_SAMPLES_CODE_RAW		42
-#define AT_SAMPLES_CODE_FAST	10	/* codes up to this long decode by one table look-up */
+/*
+ * Codes up to fbits long decode by one table look-up: a window (a few
+ * hundred values) builds the small table, whole blocks the large one.
+ */
+#define AT_SAMPLES_CODE_FAST	10
+#define AT_SAMPLES_CODE_FAST_WINDOW	8
 #define AT_SAMPLES_CHUNK_CODED	0x7f
 
 /* A block's value code, ready for decoding (canonical Huffman, MSB first). */
@@ -117,8 +122,10 @@ typedef struct at_samples_code
 	uint32_t	first_idx[AT_SAMPLES_CODE_MAXLEN + 1];
 	uint64_t	symv[AT_SAMPLES_CODE_SYMS];	/* in code order: the integer, or a bucket's lowest */
 	uint8_t		symraw[AT_SAMPLES_CODE_SYMS];	/* raw low bits that follow the code */
-	uint16_t	fast[1 << AT_SAMPLES_CODE_FAST];	/* by the next FAST bits: idx << 5 | has raw << 4 | len, 0 if longer */
+	uint16_t	fast[1 << AT_SAMPLES_CODE_FAST];	/* by the next fbits bits: idx << 5 | has raw << 4 | len, 0 if longer */
 	int			raw;			/* L: 0 when no symbol has raw bits */
+	int			fbits;			/* the table's width */
+	int			per;			/* values decoded per refill (57 bits over the longest code + raw bits) */
 } at_samples_code;
 
 /* What the header says (at_samples_check fills it; so does at_samples_info_read). */
@@ -189,6 +196,10 @@ typedef struct at_samples_iter
 	double		div;			/* 10^scale */
 	int			coded;			/* version 2: code holds the block's value code */
 	at_samples_code code;
+	/* two coded chunks decode together (interleaved); the second waits here */
+	int32_t		held;			/* its count, 0 when none */
+	size_t		held_next;		/* the chunk after it */
+	int64_t		hold[AT_SAMPLES_CHUNK];
 } at_samples_iter;
 
 extern void at_samples_iter_init(at_samples_iter *it, const unsigned char *buf, size_t len);
