@@ -510,9 +510,135 @@ code_ints2(const at_samples_code *c, const unsigned char *bits0, size_t nbytes0,
 }
 
 /*
+ * The pair table of a code without raw bits whose table is
+ * AT_SAMPLES_CODE_PAIR wide (code_read with fbits 0): each entry's first
+ * symbol from fast, and a second one when its code fits in the bits left.
+ */
+static void
+code_pairs(at_samples_code *c)
+{
+	const int	fb = AT_SAMPLES_CODE_PAIR;
+	const uint32_t mask = ((uint32_t) 1 << fb) - 1;
+
+	for (uint32_t x = 0; x <= mask; x++)
+	{
+		uint32_t	e1 = c->fast[x],
+					l1 = e1 & 15,
+					e2 = c->fast[(x << l1) & mask],
+					l2 = e2 & 15,
+					two = (uint32_t) (e2 != 0) & (uint32_t) (l1 + l2 <= (uint32_t) fb);
+
+		/*
+		 * without branches (they mispredict here); e1 == 0 (a longer
+		 * code) leaves the entry 0
+		 */
+		c->pair[x] = (((e1 >> 5) << 7) + (1u << 5) + l1
+					  + (((e2 >> 5) << 16) + (1u << 5) + l2) * two) * (uint32_t) (e1 != 0);
+	}
+}
+
+/*
+ * Up to two values of a coded chunk without raw bits by one look-up into
+ * o[*i] and o[*i + 1] (o has room for one more than the chunk's values);
+ * a code longer than the table decodes alone, canonically.
+ */
+static ALWAYS_INLINE void
+pair_step(const at_samples_code *c, uint64_t *acc, int *nbits, uint64_t *o, int *i)
+{
+	uint32_t	e = c->pair[*acc >> (64 - AT_SAMPLES_CODE_PAIR)];
+	int			len;
+
+	if (__builtin_expect(e != 0, 1))
+	{
+		len = (int) (e & 31);
+		o[*i] = c->symv[(e >> 7) & 511];
+		o[*i + 1] = c->symv[e >> 16];
+		*i += (int) ((e >> 5) & 3);
+	}
+	else
+	{
+		uint32_t	v = (uint32_t) (*acc >> (64 - AT_SAMPLES_CODE_MAXLEN));
+
+		len = AT_SAMPLES_CODE_PAIR + 1;
+		while (len < AT_SAMPLES_CODE_MAXLEN && v >= c->lim[len])
+			len++;
+		o[(*i)++] = c->symv[c->first_idx[len] + (v >> (AT_SAMPLES_CODE_MAXLEN - len)) - c->first_code[len]];
+	}
+	*acc <<= len;
+	*nbits -= len;
+}
+
+/*
+ * cnt values of one or two coded chunks (raw-less code, pair table
+ * built) by pair_step: a refill's 57 bits cover S steps of at most
+ * max(CODE_PAIR, maxlen) bits each; each step writes at most two values,
+ * so whole rounds run while 2S values are left, single steps after.
+ */
+static ALWAYS_INLINE void
+pair_run_t(const at_samples_code *c, bitreader *b0, bitreader *b1, uint64_t *o0, uint64_t *o1,
+		   int cnt0, int cnt1, const int S)
+{
+	bitreader	r0 = *b0,
+				r1;
+	int			i0 = 0,
+				i1 = 0;
+
+	if (b1 != NULL)
+	{
+		r1 = *b1;
+		while (i0 + 2 * S <= cnt0 && i1 + 2 * S <= cnt1)
+		{
+			br_refill(&r0);
+			br_refill(&r1);
+			for (int k = 0; k < S; k++)
+			{
+				pair_step(c, &r0.acc, &r0.nbits, o0, &i0);
+				pair_step(c, &r1.acc, &r1.nbits, o1, &i1);
+			}
+		}
+		while (i1 < cnt1)
+		{
+			br_refill(&r1);
+			pair_step(c, &r1.acc, &r1.nbits, o1, &i1);
+		}
+		*b1 = r1;
+	}
+	while (i0 + 2 * S <= cnt0)
+	{
+		br_refill(&r0);
+		for (int k = 0; k < S; k++)
+			pair_step(c, &r0.acc, &r0.nbits, o0, &i0);
+	}
+	while (i0 < cnt0)
+	{
+		br_refill(&r0);
+		pair_step(c, &r0.acc, &r0.nbits, o0, &i0);
+	}
+	*b0 = r0;
+}
+
+/* Two chunks (bits1 NULL: one) by the pair table; out0/out1 have room for one more value. */
+static void
+pair_ints2(const at_samples_code *c, const unsigned char *bits0, size_t nbytes0, int cnt0, uint64_t *out0,
+		   const unsigned char *bits1, size_t nbytes1, int cnt1, uint64_t *out1)
+{
+	bitreader	b[2] = {{bits0, bits0 + nbytes0, 0, 0, 0}, {bits1, bits1 ? bits1 + nbytes1 : NULL, 0, 0, 0}};
+	int			w = c->maxlen > AT_SAMPLES_CODE_PAIR ? c->maxlen : AT_SAMPLES_CODE_PAIR;
+
+	if (57 / w >= 6)
+		pair_run_t(c, &b[0], bits1 ? &b[1] : NULL, out0, out1, cnt0, cnt1, 6);
+	else if (57 / w >= 4)
+		pair_run_t(c, &b[0], bits1 ? &b[1] : NULL, out0, out1, cnt0, cnt1, 4);
+	else
+		pair_run_t(c, &b[0], bits1 ? &b[1] : NULL, out0, out1, cnt0, cnt1, 3);
+}
+
+/*
  * Reads a value code at p (varint T and T bytes, before end) into c;
  * returns the first chunk, or NULL with *msg set.  Validates everything
  * decoding relies on, so it serves trusted and untrusted bytes alike.
+ * fbits 0 (windows): AT_SAMPLES_CODE_FAST_WINDOW bits for a code with raw
+ * bits, AT_SAMPLES_CODE_PAIR without (cheaper to build; code_pairs then).
  */
 static const unsigned char *
 code_read(const unsigned char *p, const unsigned char *end, at_samples_code *c, int fbits, const char **msg)
@@ -672,6 +798,9 @@ code_read(const unsigned char *p, const unsigned char *end, at_samples_code *c, 
 			}
 	}
 	c->raw = rawlen;
+	c->maxlen = maxlen;
+	if (fbits == 0)
+		c->fbits = fbits = rawlen ? AT_SAMPLES_CODE_FAST_WINDOW : AT_SAMPLES_CODE_PAIR;
 	/* values a refill (57 bits) always holds */
 	c->per = 57 / (maxlen + rawlen);
 	if (c->per > (rawlen ? 3 : 4))
@@ -2529,7 +2658,9 @@ at_samples_window(const unsigned char *buf, size_t len, int64_t from, int64_t to
 			{
 				const char *msg;
 
-				code_read(code_table, end, &code, AT_SAMPLES_CODE_FAST_WINDOW, &msg);
+				code_read(code_table, end, &code, 0, &msg);
+				if (code.raw == 0)
+					code_pairs(&code);
 				built = 1;
 			}
 			if (held_base < 0)
@@ -2540,7 +2671,10 @@ at_samples_window(const unsigned char *buf, size_t len, int64_t from, int64_t to
 				held_b = b;
 				continue;
 			}
-			code_ints2(&code, held.bits, held.nbytes, held_b, x0, c.bits, c.nbytes, b, x1);
+			if (code.raw == 0)
+				pair_ints2(&code, held.bits, held.nbytes, held_b, x0, c.bits, c.nbytes, b, x1);
+			else
+				code_ints2(&code, held.bits, held.nbytes, held_b, x0, c.bits, c.nbytes, b, x1);
 			window_put(x0, held_a, held_b, held_base - i0, info.scale, v, mout);
 			window_put(x1, a, b, base - i0, info.scale, v, mout);
 			held_base = -1;
@@ -2562,7 +2696,10 @@ at_samples_window(const unsigned char *buf, size_t len, int64_t from, int64_t to
 	}
 	if (held_base >= 0)
 	{
-		code_ints(&code, held.bits, held.nbytes, end, held_b, x0, NULL);
+		if (code.raw == 0)
+			pair_ints2(&code, held.bits, held.nbytes, held_b, x0, NULL, 0, 0, NULL);
+		else
+			code_ints(&code, held.bits, held.nbytes, end, held_b, x0, NULL);
 		window_put(x0, held_a, held_b, held_base - i0, info.scale, v, mout);
 	}
 	return m;

@@ -112,6 +112,8 @@
  */
 #define AT_SAMPLES_CODE_FAST	10
 #define AT_SAMPLES_CODE_FAST_WINDOW	8
+/* a window of a code without raw bits: a smaller table whose entries hold up to two symbols */
+#define AT_SAMPLES_CODE_PAIR	5
 #define AT_SAMPLES_CHUNK_CODED	0x7f
 
 /* A block's value code, ready for decoding (canonical Huffman, MSB first). */
@@ -126,6 +128,13 @@ typedef struct at_samples_code
 	int			raw;			/* L: 0 when no symbol has raw bits */
 	int			fbits;			/* the table's width */
 	int			per;			/* values decoded per refill (57 bits over the longest code + raw bits) */
+	int			maxlen;			/* the longest code */
+	/*
+	 * Windows of a code without raw bits: by the next CODE_PAIR bits, up
+	 * to two symbols whose codes fit in them: idx2 << 16 | idx1 << 7 |
+	 * count << 5 | their length; 0 if the first code is longer.
+	 */
+	uint32_t	pair[1 << AT_SAMPLES_CODE_PAIR];
 } at_samples_code;
 
 /* What the header says (at_samples_check fills it; so does at_samples_info_read). */

@@ -1173,6 +1173,99 @@ test_text(void)
 	CHECK(msg != NULL && pos == 3, "a space refused: %s", msg ? msg : "accepted");
 }
 
+/*
+ * Windows of raw-less coded blocks decode up to two values a look-up
+ * (pair table) while whole blocks decode one (single-symbol table): the
+ * two agree on codes of every length mix (pairs straddling the table's
+ * entries, codes longer than it), on every window start within a chunk
+ * and on windows ending at a chunk's or the block's last value.
+ */
+static void
+test_pairs(void)
+{
+	/* value weights: skewed (codes of 1..12 bits), flat (all long), two-bit-ish */
+	static const int shapes = 4;
+	at_rng		r;
+	int			bad = 0,
+				coded = 0,
+				windows = 0;
+
+	at_rng_seed(&r, 31);
+	for (int shape = 0; shape < shapes; shape++)
+		for (int32_t n = 1200; n <= 2900; n += 1700)
+		{
+			int64_t    *ts = malloc(sizeof(int64_t) * (size_t) n),
+					   *wts = malloc(sizeof(int64_t) * (size_t) n),
+					   *dts = malloc(sizeof(int64_t) * (size_t) n),
+					   *wm = malloc(sizeof(int64_t) * (size_t) n);
+			double	   *v = malloc(sizeof(double) * (size_t) n),
+					   *dv = malloc(sizeof(double) * (size_t) n),
+					   *wv = malloc(sizeof(double) * (size_t) n);
+			unsigned char *b = malloc(at_samples_encode_bound(n));
+			size_t		len;
+
+			for (int32_t i = 0; i < n; i++)
+			{
+				uint64_t	x = at_rng_next(&r);
+
+				ts[i] = T0 + STEP * i;
+				switch (shape)
+				{
+					case 0:		/* geometric: 1, 2, 3 ... bit codes */
+						v[i] = (double) (__builtin_ctzll(x | (UINT64_C(1) << 40)) * 37 % 101);
+						break;
+					case 1:		/* flat over 0..100: 6- and 7-bit codes, longer than the table */
+						v[i] = (double) (x % 101);
+						break;
+					case 2:		/* polarized, as GPU_UTIL */
+						v[i] = polarized_one(&r);
+						break;
+					default:	/* four values: 2-bit codes, many per look-up */
+						v[i] = (double) (x % 4) * 33;
+						break;
+				}
+			}
+			len = at_samples_encode(ts, v, n, b);
+			if (at_samples_check(b, len, NULL) != NULL)
+			{
+				bad++;
+				continue;
+			}
+			coded += b[0] == AT_SAMPLES_VERSION;
+			at_samples_decode(b, len, dts, dv);
+			for (int32_t a = 0; a < n; a += (a % AT_SAMPLES_CHUNK) < 10 ? 1 : 53)
+				for (int32_t e = a + 1; e <= n; e += e < a + 260 ? 1 : 131)
+				{
+					int32_t		w = at_samples_window(b, len, ts[a], ts[e - 1] + 1, wts, wv, NULL),
+								w2 = at_samples_window(b, len, ts[a], ts[e - 1] + 1, wts, NULL, wm);
+
+					windows++;
+					if (w != e - a || w2 != e - a)
+					{
+						bad++;
+						continue;
+					}
+					for (int32_t i = 0; i < w; i++)
+						if (!same(wv[i], dv[a + i]) || !same(wv[i], v[a + i]) || (double) wm[i] != v[a + i])
+						{
+							bad++;
+							break;
+						}
+				}
+			free(ts);
+			free(wts);
+			free(dts);
+			free(wm);
+			free(v);
+			free(dv);
+			free(wv);
+			free(b);
+		}
+	CHECK(coded >= 2 * shapes - 1, "raw-less value codes used: %d of %d blocks", coded, 2 * shapes);
+	CHECK(bad == 0 && windows > 10000, "pair-table windows agree with whole-block decode: %d bad of %d", bad,
+		  windows);
+}
+
 void
 test_samples(void)
 {
@@ -1183,5 +1276,6 @@ test_samples(void)
 	test_sort_merge();
 	test_check();
 	test_coded();
+	test_pairs();
 	test_text();
 }
