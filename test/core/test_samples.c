@@ -801,6 +801,34 @@ consistent(const unsigned char *b, size_t len)
 	return ok;
 }
 
+/*
+ * Every one-byte change of the block b (len bytes; past byte dense only
+ * every 7th value) in m: refused by the check, or decoding consistently.
+ * Counts both; 1 when no accepted change decodes inconsistently.
+ */
+static int
+mutations_consistent(const unsigned char *b, size_t len, unsigned char *m, size_t dense, int *rejected, int *accepted)
+{
+	int			good = 1;
+
+	for (size_t i = 0; i < len; i++)
+		for (int x = 0; x < 256; x += (i < dense ? 1 : 7))
+		{
+			if (x == b[i])
+				continue;
+			memcpy(m, b, len);
+			m[i] = (unsigned char) x;
+			if (at_samples_check(m, len, NULL) != NULL)
+				(*rejected)++;
+			else
+			{
+				(*accepted)++;
+				good &= consistent(m, len);
+			}
+		}
+	return good;
+}
+
 static void
 test_check(void)
 {
@@ -845,22 +873,7 @@ test_check(void)
 		b[len] = 0;
 		CHECK(at_samples_check(b, len + 1, NULL) != NULL, "kind %d: a trailing byte refused", kind);
 
-		good = 1;
-		for (size_t i = 0; i < len; i++)
-			for (int x = 0; x < 256; x++)
-			{
-				if (x == b[i])
-					continue;
-				memcpy(m, b, len);
-				m[i] = (unsigned char) x;
-				if (at_samples_check(m, len, NULL) != NULL)
-					rejected++;
-				else
-				{
-					accepted++;
-					good &= consistent(m, len);
-				}
-			}
+		good = mutations_consistent(b, len, m, len, &rejected, &accepted);
 		CHECK(good, "kind %d: every one-byte change refused (%d) or decoding consistently (%d)", kind, rejected,
 			  accepted);
 	}
@@ -1065,22 +1078,7 @@ test_coded(void)
 	for (size_t l = 0; l < len; l++)
 		good &= at_samples_check(b, l, NULL) != NULL;
 	CHECK(good, "coded: every truncation refused");
-	good = 1;
-	for (size_t i = 0; i < len; i++)
-		for (int x = 0; x < 256; x += (i < 120 ? 1 : 7))
-		{
-			if (x == b[i])
-				continue;
-			memcpy(m, b, len);
-			m[i] = (unsigned char) x;
-			if (at_samples_check(m, len, NULL) != NULL)
-				rejected++;
-			else
-			{
-				accepted++;
-				good &= consistent(m, len);
-			}
-		}
+	good = mutations_consistent(b, len, m, 120, &rejected, &accepted);
 	CHECK(good && rejected > 0, "coded: every one-byte change refused (%d) or decoding consistently (%d)", rejected,
 		  accepted);
 
