@@ -19,11 +19,13 @@
 
 #if defined(__GNUC__)
 #define ALWAYS_INLINE inline __attribute__((always_inline))
+#define PREFETCH(p) __builtin_prefetch(p)
 #else
 #define ALWAYS_INLINE inline
+#define PREFETCH(p) ((void) (p))
 #endif
 
-static const double p10[AT_SAMPLES_MAX_SCALE + 1] = {
+const double at_samples_p10[AT_SAMPLES_MAX_SCALE + 1] = {
 	1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15
 };
 
@@ -353,6 +355,21 @@ br_refill(bitreader *b)
 }
 
 /*
+ * The length of the code v begins with (v: the next MAXLEN bits), without
+ * branches (a search mispredicts on every rare code): lim is nondecreasing
+ * and the code ends at the first length whose limit is above v.
+ */
+static ALWAYS_INLINE int
+long_len(const at_samples_code *c, uint32_t v)
+{
+	int			len = 1;
+
+	for (int l = 1; l < AT_SAMPLES_CODE_MAXLEN; l++)
+		len += v >= c->lim[l];
+	return len;
+}
+
+/*
  * One value of a coded chunk: a refill leaves at least 57 bits, enough for
  * a code (<= 15) and its raw bits (<= 42).  The code is complete (the check
  * saw to it), so some length <= MAXLEN ends the scan.
@@ -377,11 +394,9 @@ code_value(const at_samples_code *c, bitreader *b, const int has_raw)
 	{
 		uint32_t	v = (uint32_t) (b->acc >> (64 - AT_SAMPLES_CODE_MAXLEN));
 
-		len = c->fbits + 1;
-		while (len < AT_SAMPLES_CODE_MAXLEN && v >= c->lim[len])
-			len++;
+		len = long_len(c, v);
 		idx = (int) (c->first_idx[len] + (v >> (AT_SAMPLES_CODE_MAXLEN - len)) - c->first_code[len]);
-		r = c->symraw[idx];
+		r = has_raw ? c->symraw[idx] : 0;	/* symraw is unset without raw bits */
 	}
 	m = c->symv[idx];
 	if (!has_raw)
@@ -430,6 +445,10 @@ code_run_t(const at_samples_code *c, bitreader *b0, bitreader *b1, uint64_t *o0,
 			CODE_STEP(2);
 		if (per >= 4)
 			CODE_STEP(3);
+		if (per >= 5)
+			CODE_STEP(4);
+		if (per >= 6)
+			CODE_STEP(5);
 	}
 	for (; i < cnt; i++)
 	{
@@ -463,29 +482,32 @@ code_run(const at_samples_code *c, bitreader *b0, bitreader *b1, uint64_t *o0, u
 			CODE_CASE(1, 2, 1);
 			CODE_CASE(1, 3, 1);
 			CODE_CASE(1, 3, 0);
-		case 1 << 4 | (8 + 4):
-			code_run_t(c, b0, b1, o0, o1, cnt, 1, 4, 0);
+			CODE_CASE(0, 4, 0);
+			CODE_CASE(1, 4, 0);
+			CODE_CASE(0, 5, 0);
+			CODE_CASE(1, 5, 0);
+		case 1 << 4 | (8 + 6):
+			code_run_t(c, b0, b1, o0, o1, cnt, 1, 6, 0);
 			break;
 		default:
-			code_run_t(c, b0, b1, o0, o1, cnt, 0, 4, 0);
+			code_run_t(c, b0, b1, o0, o1, cnt, 0, 6, 0);
 			break;
 	}
 #undef CODE_CASE
 }
 
 /*
- * cnt values of a coded chunk (nbytes at bits, the block ending at end)
- * into out, mod 2^64; returns the bits used, and the unused bits of the
+ * cnt values of a coded bit stream (nbytes at bits) into out, mod
+ * 2^64; returns the bits used, and the unused bits of the
  * last byte read into *pad (when not NULL).
  */
 static uint64_t
-code_ints(const at_samples_code *c, const unsigned char *bits, size_t nbytes, const unsigned char *end,
-		  int cnt, uint64_t *out, uint64_t *pad)
+code_ints(const at_samples_code *c, const unsigned char *bits, size_t nbytes, int cnt, uint64_t *out,
+		  uint64_t *pad)
 {
 	bitreader	b = {bits, bits + nbytes, 0, 0, 0};
 	uint64_t	used;
 
-	(void) end;
 	code_run(c, &b, NULL, out, NULL, cnt);
 	used = 8 * ((uint64_t) (b.p - bits) + b.over) - (uint64_t) b.nbits;
 	/* the bits left of the last byte read (the padding, if it was the last) */
@@ -494,12 +516,25 @@ code_ints(const at_samples_code *c, const unsigned char *bits, size_t nbytes, co
 	return used;
 }
 
-/* Two coded chunks decoded together: cnt0 values of the first, cnt1 of the second. */
+/* cnt values of one coded bit stream at bits, reads running on to end (as below). */
 static void
-code_ints2(const at_samples_code *c, const unsigned char *bits0, size_t nbytes0, int cnt0, uint64_t *out0,
-		   const unsigned char *bits1, size_t nbytes1, int cnt1, uint64_t *out1)
+code_ints1(const at_samples_code *c, const unsigned char *end, const unsigned char *bits, int cnt, uint64_t *out)
 {
-	bitreader	b[2] = {{bits0, bits0 + nbytes0, 0, 0, 0}, {bits1, bits1 + nbytes1, 0, 0, 0}};
+	bitreader	b = {bits, end, 0, 0, 0};
+
+	code_run(c, &b, NULL, out, NULL, cnt);
+}
+
+/*
+ * Two coded bit streams decoded together: cnt0 values from bits0, cnt1
+ * from bits1.  Reads may run on to end (the block's end: bits past a
+ * stream's own are never taken as values), so refills stay 8 bytes wide.
+ */
+static void
+code_ints2(const at_samples_code *c, const unsigned char *end, const unsigned char *bits0, int cnt0,
+		   uint64_t *out0, const unsigned char *bits1, int cnt1, uint64_t *out1)
+{
+	bitreader	b[2] = {{bits0, end, 0, 0, 0}, {bits1, end, 0, 0, 0}};
 	int			both = cnt0 < cnt1 ? cnt0 : cnt1;
 
 	code_run(c, &b[0], &b[1], out0, out1, both);
@@ -510,159 +545,35 @@ code_ints2(const at_samples_code *c, const unsigned char *bits0, size_t nbytes0,
 }
 
 /*
- * The pair table of a code without raw bits whose table is
- * AT_SAMPLES_CODE_PAIR wide (code_read with fbits 0): each entry's first
- * symbol from fast, and a second one when its code fits in the bits left.
- */
-static void
-code_pairs(at_samples_code *c)
-{
-	const int	fb = AT_SAMPLES_CODE_PAIR;
-	const uint32_t mask = ((uint32_t) 1 << fb) - 1;
-
-	for (uint32_t x = 0; x <= mask; x++)
-	{
-		uint32_t	e1 = c->fast[x],
-					l1 = e1 & 15,
-					e2 = c->fast[(x << l1) & mask],
-					l2 = e2 & 15,
-					two = (uint32_t) (e2 != 0) & (uint32_t) (l1 + l2 <= (uint32_t) fb);
-
-		/*
-		 * without branches (they mispredict here); e1 == 0 (a longer
-		 * code) leaves the entry 0
-		 */
-		c->pair[x] = (((e1 >> 5) << 7) + (1u << 5) + l1
-					  + (((e2 >> 5) << 16) + (1u << 5) + l2) * two) * (uint32_t) (e1 != 0);
-	}
-}
-
-/*
- * Up to two values of a coded chunk without raw bits by one look-up into
- * o[*i] and o[*i + 1] (o has room for one more than the chunk's values);
- * a code longer than the table decodes alone, canonically.
- */
-static ALWAYS_INLINE void
-pair_step(const at_samples_code *c, uint64_t *acc, int *nbits, uint64_t *o, int *i)
-{
-	uint32_t	e = c->pair[*acc >> (64 - AT_SAMPLES_CODE_PAIR)];
-	int			len;
-
-	if (__builtin_expect(e != 0, 1))
-	{
-		len = (int) (e & 31);
-		o[*i] = c->symv[(e >> 7) & 511];
-		o[*i + 1] = c->symv[e >> 16];
-		*i += (int) ((e >> 5) & 3);
-	}
-	else
-	{
-		uint32_t	v = (uint32_t) (*acc >> (64 - AT_SAMPLES_CODE_MAXLEN));
-
-		len = AT_SAMPLES_CODE_PAIR + 1;
-		while (len < AT_SAMPLES_CODE_MAXLEN && v >= c->lim[len])
-			len++;
-		o[(*i)++] = c->symv[c->first_idx[len] + (v >> (AT_SAMPLES_CODE_MAXLEN - len)) - c->first_code[len]];
-	}
-	*acc <<= len;
-	*nbits -= len;
-}
-
-/*
- * cnt values of one or two coded chunks (raw-less code, pair table
- * built) by pair_step: a refill's 57 bits cover S steps of at most
- * max(CODE_PAIR, maxlen) bits each; each step writes at most two values,
- * so whole rounds run while 2S values are left, single steps after.
- */
-static ALWAYS_INLINE void
-pair_run_t(const at_samples_code *c, bitreader *b0, bitreader *b1, uint64_t *o0, uint64_t *o1,
-		   int cnt0, int cnt1, const int S)
-{
-	bitreader	r0 = *b0,
-				r1;
-	int			i0 = 0,
-				i1 = 0;
-
-	if (b1 != NULL)
-	{
-		r1 = *b1;
-		while (i0 + 2 * S <= cnt0 && i1 + 2 * S <= cnt1)
-		{
-			br_refill(&r0);
-			br_refill(&r1);
-			for (int k = 0; k < S; k++)
-			{
-				pair_step(c, &r0.acc, &r0.nbits, o0, &i0);
-				pair_step(c, &r1.acc, &r1.nbits, o1, &i1);
-			}
-		}
-		while (i1 < cnt1)
-		{
-			br_refill(&r1);
-			pair_step(c, &r1.acc, &r1.nbits, o1, &i1);
-		}
-		*b1 = r1;
-	}
-	while (i0 + 2 * S <= cnt0)
-	{
-		br_refill(&r0);
-		for (int k = 0; k < S; k++)
-			pair_step(c, &r0.acc, &r0.nbits, o0, &i0);
-	}
-	while (i0 < cnt0)
-	{
-		br_refill(&r0);
-		pair_step(c, &r0.acc, &r0.nbits, o0, &i0);
-	}
-	*b0 = r0;
-}
-
-/* Two chunks (bits1 NULL: one) by the pair table; out0/out1 have room for one more value. */
-static void
-pair_ints2(const at_samples_code *c, const unsigned char *bits0, size_t nbytes0, int cnt0, uint64_t *out0,
-		   const unsigned char *bits1, size_t nbytes1, int cnt1, uint64_t *out1)
-{
-	bitreader	b[2] = {{bits0, bits0 + nbytes0, 0, 0, 0}, {bits1, bits1 ? bits1 + nbytes1 : NULL, 0, 0, 0}};
-	int			w = c->maxlen > AT_SAMPLES_CODE_PAIR ? c->maxlen : AT_SAMPLES_CODE_PAIR;
-
-	if (57 / w >= 6)
-		pair_run_t(c, &b[0], bits1 ? &b[1] : NULL, out0, out1, cnt0, cnt1, 6);
-	else if (57 / w >= 4)
-		pair_run_t(c, &b[0], bits1 ? &b[1] : NULL, out0, out1, cnt0, cnt1, 4);
-	else
-		pair_run_t(c, &b[0], bits1 ? &b[1] : NULL, out0, out1, cnt0, cnt1, 3);
-}
-
-/*
  * Reads a value code at p (varint T and T bytes, before end) into c;
  * returns the first chunk, or NULL with *msg set.  Validates everything
- * decoding relies on, so it serves trusted and untrusted bytes alike.
- * fbits 0 (windows): AT_SAMPLES_CODE_FAST_WINDOW bits for a code with raw
- * bits, AT_SAMPLES_CODE_PAIR without (cheaper to build; code_pairs then).
+ * decoding relies on, so it serves trusted and untrusted bytes alike;
+ * strict (at_samples_check) also refuses a symbol listed twice, which
+ * would decode safely but is not the one form a block has.  fbits 0
+ * (windows): the smaller AT_SAMPLES_CODE_FAST_WINDOW table, cheaper to
+ * build for a few hundred values.
  */
 static const unsigned char *
-code_read(const unsigned char *p, const unsigned char *end, at_samples_code *c, int fbits, const char **msg)
+code_read(const unsigned char *p, const unsigned char *end, at_samples_code *c, int fbits, int strict,
+		  const char **msg)
 {
 	uint64_t	t,
 				x,
 				nb,
 				base,
 				exact[AT_SAMPLES_CODE_EXACT],
-				kraft = 0;
+				kraft = 0,
+				seen[(AT_SAMPLES_CODE_SYMS + 63) / 64] = {0},
+				anyraw = 0;
 	const unsigned char *tend;
 	int			L,
 				ne,
 				nsym,
-				half,
 				used = 0,
-				maxlen = 0,
-				rawlen = 0;
-	uint8_t		len[AT_SAMPLES_CODE_SYMS + 1];
-	/* lengths counted per half of the symbols, two tables each (independent increments) */
-	uint32_t	cnt[4][AT_SAMPLES_CODE_MAXLEN + 1] = {{0}},
-				count[AT_SAMPLES_CODE_MAXLEN + 1],
-				pos0[AT_SAMPLES_CODE_MAXLEN + 1],
-				pos1[AT_SAMPLES_CODE_MAXLEN + 1],
+				maxlen,
+				rawlen,
+				listed = 0;		/* the symbols read by the fast loop */
+	uint32_t	count[AT_SAMPLES_CODE_MAXLEN + 1] = {0},
 				code = 0,
 				idx = 0;
 
@@ -703,7 +614,7 @@ code_read(const unsigned char *p, const unsigned char *end, at_samples_code *c, 
 		}
 		exact[i] = i == 0 ? x : exact[i - 1] + x + 1;
 	}
-	if ((p = check_varint(p, tend, &nb)) == NULL)
+	if ((p = check_varint(p, tend, &nb)) == NULL || p == tend)
 		return NULL;
 	if (nb < 1 || nb > AT_SAMPLES_CODE_BUCKETS)
 	{
@@ -711,36 +622,26 @@ code_read(const unsigned char *p, const unsigned char *end, at_samples_code *c, 
 		return NULL;
 	}
 	nsym = ne + (int) nb;
-	if ((size_t) (tend - p) != (size_t) (nsym + 1) / 2)
+	maxlen = *p++;
+	if (maxlen < 1 || maxlen > AT_SAMPLES_CODE_MAXLEN)
 	{
-		*msg = "the value code's lengths do not fill it";
+		*msg = "the value code's longest length is out of range";
 		return NULL;
 	}
-	if ((nsym & 1) && (p[nsym / 2] >> 4) != 0)
+	for (int l = 1; l <= maxlen; l++)
 	{
-		*msg = "the value code's padding nibble is not zero";
-		return NULL;
+		if ((p = check_varint(p, tend, &x)) == NULL)
+			return NULL;
+		if (x > (uint64_t) nsym)
+		{
+			*msg = "the value code's lengths do not make a complete code";
+			return NULL;
+		}
+		count[l] = (uint32_t) x;
+		kraft += x << (AT_SAMPLES_CODE_MAXLEN - l);
+		used += (int) x;
 	}
-	/* half: an even split point, so each byte's two nibbles count in one half */
-	half = ((nsym + 1) / 2 + 1) / 2 * 2;
-	for (int s = 0; s < nsym; s += 2)
-	{
-		int			h = s < half ? 0 : 2;
-
-		len[s] = (uint8_t) (p[s / 2] & 15);
-		len[s + 1] = (uint8_t) (p[s / 2] >> 4);
-		cnt[h][len[s]]++;
-		cnt[h + 1][len[s + 1]]++;
-	}
-	for (int l = 1; l <= AT_SAMPLES_CODE_MAXLEN; l++)
-	{
-		count[l] = cnt[0][l] + cnt[1][l] + cnt[2][l] + cnt[3][l];
-		kraft += (uint64_t) count[l] << (AT_SAMPLES_CODE_MAXLEN - l);
-		used += (int) count[l];
-		if (count[l])
-			maxlen = l;
-	}
-	if (used < 2 || kraft != (uint64_t) 1 << AT_SAMPLES_CODE_MAXLEN)
+	if (count[maxlen] == 0 || used < 2 || used > nsym || kraft != (uint64_t) 1 << AT_SAMPLES_CODE_MAXLEN)
 	{
 		*msg = "the value code's lengths do not make a complete code";
 		return NULL;
@@ -750,8 +651,6 @@ code_read(const unsigned char *p, const unsigned char *end, at_samples_code *c, 
 	{
 		c->first_code[l] = code;
 		c->first_idx[l] = idx;
-		pos0[l] = idx;
-		pos1[l] = idx + cnt[0][l] + cnt[1][l];
 		code += count[l];
 		idx += count[l];
 		c->lim[l] = code << (AT_SAMPLES_CODE_MAXLEN - l);
@@ -762,49 +661,89 @@ code_read(const unsigned char *p, const unsigned char *end, at_samples_code *c, 
 	c->fbits = fbits;
 
 	/*
-	 * Symbols in code order, the two halves at once (independent position
-	 * counters); a symbol without a code writes nowhere that matters (the
-	 * dummy slot past the real ones, overwritten by nothing read).
+	 * The symbols in code order, ascending within a length (a gap varint
+	 * each): each once, below nsym, filling the table exactly.
 	 */
+	if (!strict && ne == 0 && L == 0 && tend - p == used)
 	{
-		uint64_t	symv[AT_SAMPLES_CODE_SYMS + 1];
-		uint8_t		symraw[AT_SAMPLES_CODE_SYMS + 1];
+		/*
+		 * The common case (integers without raw bits, a byte a symbol) in
+		 * a tight loop: symbols ascend within a length, so the last of
+		 * each is checked; raw bits are none (symraw is not read).
+		 */
+		int			k = 0;
+		unsigned	any = 0;
 
-		pos0[0] = pos1[0] = AT_SAMPLES_CODE_SYMS;
-		for (int s = 0; s < half && s < nsym; s++)
+		for (int l = 1; l <= maxlen; l++)
 		{
-			int			s1 = half + s;
-			uint32_t	k0 = pos0[len[s]],
-						k1;
+			int64_t		sym = -1;
 
-			pos0[len[s]] = k0 + (len[s] != 0);
-			symv[k0] = base + (s < ne ? exact[s] : (uint64_t) (s - ne) << L);
-			symraw[k0] = (uint8_t) (s < ne ? 0 : L);
-			if (s1 < nsym)
+			for (uint32_t j = 0; j < count[l]; j++, k++)
 			{
-				k1 = pos1[len[s1]];
-				pos1[len[s1]] = k1 + (len[s1] != 0);
-				symv[k1] = base + (s1 < ne ? exact[s1] : (uint64_t) (s1 - ne) << L);
-				symraw[k1] = (uint8_t) (s1 < ne ? 0 : L);
+				any |= p[k];
+				sym += p[k] + 1;
+				c->symv[k] = base + (uint64_t) sym;
+			}
+			if (sym >= nsym)
+				any = 128;		/* out of range: the loop below says so */
+		}
+		if (any < 128)
+		{
+			p = tend;
+			listed = 1;
+		}
+	}
+	if (!listed)
+	{
+		int			k = 0;
+
+		for (int l = 1; l <= maxlen; l++)
+		{
+			int64_t		sym = -1;
+
+			for (uint32_t j = 0; j < count[l]; j++, k++)
+			{
+				uint64_t	bit;
+
+				if (p < tend && *p < 128)
+					x = *p++;
+				else if ((p = check_varint(p, tend, &x)) == NULL)
+					return NULL;
+				if (x >= (uint64_t) nsym || (sym += (int64_t) x + 1) >= nsym)
+				{
+					*msg = "a symbol of the value code is out of range";
+					return NULL;
+				}
+				if (strict)
+				{
+					bit = UINT64_C(1) << (sym & 63);
+					if (seen[sym >> 6] & bit)
+					{
+						*msg = "a symbol of the value code is listed twice";
+						return NULL;
+					}
+					seen[sym >> 6] |= bit;
+				}
+				c->symv[k] = base + (sym < ne ? exact[sym] : (uint64_t) (sym - ne) << L);
+				c->symraw[k] = (uint8_t) (sym < ne ? 0 : L);
+				anyraw |= (uint64_t) (sym >= ne);
 			}
 		}
-		memcpy(c->symv, symv, sizeof(uint64_t) * (size_t) used);
-		memcpy(c->symraw, symraw, (size_t) used);
-		for (int k = 0; k < used; k++)
-			if (symraw[k])
-			{
-				rawlen = L;
-				break;
-			}
 	}
+	if (p != tend)
+	{
+		*msg = "the value code has bytes past its symbols";
+		return NULL;
+	}
+	rawlen = anyraw ? L : 0;
 	c->raw = rawlen;
 	c->maxlen = maxlen;
 	if (fbits == 0)
-		c->fbits = fbits = rawlen ? AT_SAMPLES_CODE_FAST_WINDOW : AT_SAMPLES_CODE_PAIR;
+		c->fbits = fbits = AT_SAMPLES_CODE_FAST_WINDOW;
 	/* values a refill (57 bits) always holds */
 	c->per = 57 / (maxlen + rawlen);
-	if (c->per > (rawlen ? 3 : 4))
-		c->per = rawlen ? 3 : 4;
+	if (c->per > (rawlen ? 3 : 6))
+		c->per = rawlen ? 3 : 6;
 
 	/*
 	 * The look-up table of the short codes: canonical codes up to fbits
@@ -815,24 +754,43 @@ code_read(const unsigned char *p, const unsigned char *end, at_samples_code *c, 
 
 		for (int l = 1; l <= fbits; l++)
 		{
-			uint32_t	span = (uint32_t) 1 << (fbits - l);
+			uint32_t	span = (uint32_t) 1 << (fbits - l),
+						n = count[l],
+						k0 = c->first_idx[l];
+			uint16_t   *f = c->fast + x;
 
-			for (uint32_t j = 0; j < count[l]; j++)
-			{
-				uint32_t	k = c->first_idx[l] + j;
-				uint16_t	e = (uint16_t) (k << 5 | (c->symraw[k] ? 16u : 0u) | (uint32_t) l);
-
-				if (span >= 4)
+			/* entries (k << 5 | raw flag << 4 | l), each span times: the common spans in straight loops */
+			if (rawlen == 0 && span == 1)
+				for (uint32_t j = 0; j < n; j++)
+					f[j] = (uint16_t) ((k0 + j) << 5 | (uint32_t) l);
+			else if (rawlen == 0 && span == 2)
+				for (uint32_t j = 0; j < n; j++)
+					f[2 * j] = f[2 * j + 1] = (uint16_t) ((k0 + j) << 5 | (uint32_t) l);
+			else
+				for (uint32_t j = 0; j < n; j++)
 				{
-					uint64_t	e4 = e * UINT64_C(0x0001000100010001);
+					uint32_t	k = k0 + j;
+					uint16_t	e = (uint16_t) (k << 5 | (rawlen && c->symraw[k] ? 16u : 0u) | (uint32_t) l);
 
-					for (uint32_t y = 0; y < span; y += 4, x += 4)
-						memcpy(c->fast + x, &e4, 8);
+					if (span >= 8)
+					{
+						uint64_t	e8[2];
+
+						e8[0] = e8[1] = e * UINT64_C(0x0001000100010001);
+						for (uint32_t y = 0; y < span; y += 8)
+							memcpy(f + j * span + y, e8, 16);
+					}
+					else if (span == 4)
+					{
+						uint64_t	e4 = e * UINT64_C(0x0001000100010001);
+
+						memcpy(f + j * span, &e4, 8);
+					}
+					else
+						for (uint32_t y = 0; y < span; y++)
+							f[j * span + y] = e;
 				}
-				else
-					for (uint32_t y = 0; y < span; y++)
-						c->fast[x++] = e;
-			}
+			x += n * span;
 		}
 		memset(c->fast + x, 0, sizeof(uint16_t) * (((size_t) 1 << fbits) - x));
 	}
@@ -853,7 +811,7 @@ chunks_begin(const unsigned char *buf, size_t len, at_samples_code *c, int *code
 	*coded = buf[0] == AT_SAMPLES_VERSION;
 	if (!*coded)
 		return vs;
-	return code_read(vs, buf + len, c, fbits, &msg);
+	return code_read(vs, buf + len, c, fbits, 0, &msg);
 }
 
 /* ---- writing a value code ---- */
@@ -917,11 +875,12 @@ coder_sym(const coder *cd, int64_t m, uint64_t *raw)
 
 /*
  * Huffman code lengths of the n weights w (0: no code) into len, at most
- * AT_SAMPLES_CODE_MAXLEN (weights halved until they fit).  0 when fewer
+ * maxlen (weights halved until they fit; at worst all equal, so maxlen
+ * must cover log2 n: 9 for AT_SAMPLES_CODE_SYMS).  0 when fewer
  * than two weights are nonzero.
  */
 static int
-huffman_lengths(const uint64_t *w0, int n, uint8_t *len)
+huffman_lengths(const uint64_t *w0, int n, int maxlen, uint8_t *len)
 {
 	uint64_t	w[AT_SAMPLES_CODE_SYMS],
 				nw[2 * AT_SAMPLES_CODE_SYMS];
@@ -975,7 +934,7 @@ huffman_lengths(const uint64_t *w0, int n, uint8_t *len)
 			if (i < k && depth[i] > maxd)
 				maxd = depth[i];
 		}
-		if (maxd <= AT_SAMPLES_CODE_MAXLEN)
+		if (maxd <= maxlen)
 		{
 			memset(len, 0, (size_t) n);
 			for (int i = 0; i < k; i++)
@@ -1013,9 +972,11 @@ coder_codes(coder *cd)
 static unsigned char *
 put_code(unsigned char *p, const coder *cd)
 {
-	unsigned char tbl[16 + 10 * AT_SAMPLES_CODE_EXACT + AT_SAMPLES_CODE_SYMS / 2 + 16],
+	unsigned char tbl[16 + 10 * AT_SAMPLES_CODE_EXACT + 2 * AT_SAMPLES_CODE_MAXLEN + 2 * AT_SAMPLES_CODE_SYMS + 16],
 			   *q = tbl;
-	int			nsym = cd->ne + cd->nb;
+	int			nsym = cd->ne + cd->nb,
+				count[AT_SAMPLES_CODE_MAXLEN + 1] = {0},
+				maxlen = 0;
 
 	*q++ = (unsigned char) cd->L;
 	q = put_varint(q, zz((uint64_t) cd->base));
@@ -1023,8 +984,27 @@ put_code(unsigned char *p, const coder *cd)
 	for (int i = 0; i < cd->ne; i++)
 		q = put_varint(q, i == 0 ? (uint64_t) (cd->exact[0] - cd->base) : (uint64_t) (cd->exact[i] - cd->exact[i - 1] - 1));
 	q = put_varint(q, (uint64_t) cd->nb);
-	for (int s = 0; s < nsym; s += 2)
-		*q++ = (unsigned char) (cd->len[s] | (s + 1 < nsym ? cd->len[s + 1] << 4 : 0));
+	for (int s = 0; s < nsym; s++)
+	{
+		count[cd->len[s]]++;
+		if (cd->len[s] > maxlen)
+			maxlen = cd->len[s];
+	}
+	/* decode-ready: the counts by length, then the symbols in code order */
+	*q++ = (unsigned char) maxlen;
+	for (int l = 1; l <= maxlen; l++)
+		q = put_varint(q, (uint64_t) count[l]);
+	for (int l = 1; l <= maxlen; l++)
+	{
+		int			prev = -1;
+
+		for (int s = 0; s < nsym; s++)
+			if (cd->len[s] == l)
+			{
+				q = put_varint(q, (uint64_t) (s - prev - 1));
+				prev = s;
+			}
+	}
 	p = put_varint(p, (uint64_t) (q - tbl));
 	memcpy(p, tbl, (size_t) (q - tbl));
 	return p + (q - tbl);
@@ -1041,6 +1021,7 @@ struct chunk
 	uint64_t	dmin;
 	const unsigned char *bits;
 	size_t		nbytes;
+	size_t		h;				/* coded: the first half's bytes (all of them when cnt <= HALF) */
 };
 
 static inline size_t
@@ -1065,6 +1046,7 @@ chunk_read(const unsigned char *p, int cnt, chunk *c, const at_samples_code *cod
 		c->w = kind;
 		c->ref = c->dmin = 0;
 		c->nbytes = (size_t) get_varint(&p);
+		c->h = cnt > AT_SAMPLES_CHUNK_HALF ? (size_t) get_varint(&p) : c->nbytes;
 		c->bits = p;
 		return p + c->nbytes;
 	}
@@ -1089,13 +1071,20 @@ chunk_check(const unsigned char *p, const unsigned char *end, int cnt, chunk *c,
 	c->code = NULL;
 	if (*p == AT_SAMPLES_CHUNK_CODED && code != NULL)
 	{
-		if ((p = check_varint(p + 1, end, &x)) == NULL || x > (uint64_t) (end - p))
+		if ((p = check_varint(p + 1, end, &x)) == NULL)
+			return NULL;
+		c->nbytes = (size_t) x;
+		c->h = c->nbytes;
+		if (cnt > AT_SAMPLES_CHUNK_HALF && ((p = check_varint(p, end, &x)) == NULL || x > c->nbytes))
+			return NULL;
+		if (cnt > AT_SAMPLES_CHUNK_HALF)
+			c->h = (size_t) x;
+		if (c->nbytes > (uint64_t) (end - p))
 			return NULL;
 		c->code = code;
 		c->delta = 0;
 		c->w = AT_SAMPLES_CHUNK_CODED;
 		c->ref = c->dmin = 0;
-		c->nbytes = (size_t) x;
 		c->bits = p;
 		return p + c->nbytes;
 	}
@@ -1119,6 +1108,20 @@ chunk_check(const unsigned char *p, const unsigned char *end, int cnt, chunk *c,
 	return p + c->nbytes;
 }
 
+/*
+ * The cnt values of a coded chunk into out, mod 2^64:
+ * its two halves are independent bit streams, decoded together.
+ */
+static void
+coded_ints(const chunk *c, int cnt, const unsigned char *end, uint64_t *out)
+{
+	if (cnt <= AT_SAMPLES_CHUNK_HALF)
+		code_ints1(c->code, end, c->bits, cnt, out);
+	else
+		code_ints2(c->code, end, c->bits, AT_SAMPLES_CHUNK_HALF, out, c->bits + c->h, cnt - AT_SAMPLES_CHUNK_HALF,
+				   out + AT_SAMPLES_CHUNK_HALF);
+}
+
 static inline int
 chunk_constant(const chunk *c)
 {
@@ -1136,7 +1139,7 @@ chunk_ints(const chunk *c, int cnt, const unsigned char *end, int64_t *m)
 	uint64_t	x[AT_SAMPLES_CHUNK];
 
 	if (c->code != NULL)
-		code_ints(c->code, c->bits, c->nbytes, end, cnt, (uint64_t *) m, NULL);
+		coded_ints(c, cnt, end, (uint64_t *) m);
 	else if (!c->delta)
 	{
 		if (cnt == AT_SAMPLES_CHUNK)
@@ -1478,7 +1481,7 @@ encode_times(const int64_t *ts, int32_t n, unsigned char *p, int *enc)
 static inline int
 exact_at(double v, int k, int64_t *m)
 {
-	double		x = v * p10[k],
+	double		x = v * at_samples_p10[k],
 				f;
 	int64_t		r;
 
@@ -1490,7 +1493,7 @@ exact_at(double v, int k, int64_t *m)
 		r++;
 	else if (f <= -0.5)
 		r--;
-	if (r < (int64_t) M_LIMIT && r > -(int64_t) M_LIMIT && d2u((double) r / p10[k]) == d2u(v))
+	if (r < (int64_t) M_LIMIT && r > -(int64_t) M_LIMIT && d2u((double) r / at_samples_p10[k]) == d2u(v))
 	{
 		*m = r;
 		return 1;
@@ -1498,7 +1501,7 @@ exact_at(double v, int k, int64_t *m)
 	if (fabs(x) < TWO53 / 8)
 		return 0;
 	for (int64_t c = r - 2; c <= r + 2; c++)
-		if (c != r && c < (int64_t) M_LIMIT && c > -(int64_t) M_LIMIT && d2u((double) c / p10[k]) == d2u(v))
+		if (c != r && c < (int64_t) M_LIMIT && c > -(int64_t) M_LIMIT && d2u((double) c / at_samples_p10[k]) == d2u(v))
 		{
 			*m = c;
 			return 1;
@@ -1652,14 +1655,23 @@ put_chunk(unsigned char *p, const int64_t *m, int cnt, const coder *cd, int64_t 
 					size_c,
 					best = size_f < size_d ? size_f : size_d;
 
+		size_t		h = 0;
+		int			split = cnt > AT_SAMPLES_CHUNK_HALF;
+
+		/* two halves, each whole bytes: h the first's */
 		for (int i = 0; i < cnt; i++)
 		{
 			int			sym = coder_sym(cd, m[i], &raw);
 
+			if (i == AT_SAMPLES_CHUNK_HALF)
+			{
+				h = (size_t) ((bits + 7) / 8);
+				bits = 8 * (uint64_t) h;
+			}
 			bits += (uint64_t) cd->len[sym] + (sym < cd->ne ? 0 : (uint64_t) cd->L);
 		}
 		nbytes = (size_t) ((bits + 7) / 8);
-		size_c = (size_t) varint_len(nbytes) + nbytes;
+		size_c = (size_t) varint_len(nbytes) + (split ? (size_t) varint_len(h) : 0) + nbytes;
 		if (size_c < best)
 		{
 			bitwriter	w = {NULL, 0, 0};
@@ -1667,11 +1679,19 @@ put_chunk(unsigned char *p, const int64_t *m, int cnt, const coder *cd, int64_t 
 			*saved += (int64_t) (best - size_c);
 			*p++ = AT_SAMPLES_CHUNK_CODED;
 			p = put_varint(p, nbytes);
+			if (split)
+				p = put_varint(p, h);
 			w.p = p;
 			for (int i = 0; i < cnt; i++)
 			{
 				int			sym = coder_sym(cd, m[i], &raw);
 
+				if (i == AT_SAMPLES_CHUNK_HALF && w.nb > 0)
+				{
+					/* the first half's last byte, zero-padded */
+					*w.p++ = (unsigned char) (w.acc << (8 - w.nb));
+					w.nb = 0;
+				}
 				bw_put(&w, cd->code[sym], cd->len[sym]);
 				if (sym >= cd->ne && cd->L > 0)
 					bw_put(&w, raw, cd->L);
@@ -1753,7 +1773,7 @@ encode_ints(const double *v, int32_t n, int k, unsigned char *p, counter *cs, co
  * when no code applies.
  */
 static int
-coder_plan(const double *v, int32_t n, int k, int64_t mmin, int64_t mmax, coder *cd, planner *pl)
+coder_plan(const double *v, int32_t n, int k, int64_t mmin, int64_t mmax, int maxlen, coder *cd, planner *pl)
 {
 	uint64_t	span = (uint64_t) mmax - (uint64_t) mmin,
 				w[AT_SAMPLES_CODE_SYMS];
@@ -1838,7 +1858,7 @@ coder_plan(const double *v, int32_t n, int k, int64_t mmin, int64_t mmax, coder 
 		}
 	}
 	memcpy(w + cd->ne, pl->bucket, sizeof(uint64_t) * (size_t) cd->nb);
-	if (!huffman_lengths(w, cd->ne + cd->nb, cd->len))
+	if (!huffman_lengths(w, cd->ne + cd->nb, maxlen, cd->len))
 		return 0;
 	coder_codes(cd);
 	return 1;
@@ -1884,16 +1904,27 @@ put_counts(const counter *cs, unsigned char *out)
  */
 #define SMALL_BLOCK 1024
 
-static size_t encode_impl(const int64_t *ts, const double *v, int32_t n, unsigned char *out, int force_raw);
+static size_t encode_impl(const int64_t *ts, const double *v, int32_t n, unsigned char *out, int force_raw,
+						  int maxlen);
 
 size_t
 at_samples_encode(const int64_t *ts, const double *v, int32_t n, unsigned char *out)
 {
-	return encode_impl(ts, v, n, out, 0);
+	return encode_impl(ts, v, n, out, 0, AT_SAMPLES_CODE_WRITE_MAXLEN);
+}
+
+size_t
+at_samples_encode_maxlen(const int64_t *ts, const double *v, int32_t n, unsigned char *out, int maxlen)
+{
+	if (maxlen < AT_SAMPLES_CODE_WRITE_MAXLEN)
+		maxlen = AT_SAMPLES_CODE_WRITE_MAXLEN;
+	if (maxlen > AT_SAMPLES_CODE_MAXLEN)
+		maxlen = AT_SAMPLES_CODE_MAXLEN;
+	return encode_impl(ts, v, n, out, 0, maxlen);
 }
 
 static size_t
-encode_impl(const int64_t *ts, const double *v, int32_t n, unsigned char *out, int force_raw)
+encode_impl(const int64_t *ts, const double *v, int32_t n, unsigned char *out, int force_raw, int maxlen)
 {
 	unsigned char *p = out + AT_SAMPLES_HEADER,
 			   *tend;
@@ -1931,7 +1962,7 @@ encode_impl(const int64_t *ts, const double *v, int32_t n, unsigned char *out, i
 					saved = 0;
 		unsigned char *cstart;
 
-		if (int_at(mn, k, &mmin) && int_at(mx, k, &mmax) && coder_plan(v, n, k, mmin, mmax, &cd, &pl))
+		if (int_at(mn, k, &mmin) && int_at(mx, k, &mmax) && coder_plan(v, n, k, mmin, mmax, maxlen, &cd, &pl))
 		{
 			cstart = put_code(tend, &cd);
 			p = encode_ints(v, n, k, cstart, &cs, &cd, &saved);
@@ -2137,7 +2168,7 @@ check_values(const unsigned char *p, const unsigned char *end, int version, int 
 					imin = INT64_MAX,
 					imax = INT64_MIN;
 
-		if (version == AT_SAMPLES_VERSION && (p = code_read(p, end, &code, AT_SAMPLES_CODE_FAST, &msg)) == NULL)
+		if (version == AT_SAMPLES_VERSION && (p = code_read(p, end, &code, AT_SAMPLES_CODE_FAST, 1, &msg)) == NULL)
 			return msg;
 		for (int32_t base = 0; base < n; base += AT_SAMPLES_CHUNK)
 		{
@@ -2149,13 +2180,24 @@ check_values(const unsigned char *p, const unsigned char *end, int version, int 
 				return "a value chunk is cut short or holds a bad varint or width";
 			if (c.code != NULL)
 			{
-				uint64_t	pad,
-							used = code_ints(&code, c.bits, c.nbytes, end, cnt, (uint64_t *) m, &pad);
+				/* each half fills its bytes exactly, zero-padded */
+				for (int half = 0; half < 2; half++)
+				{
+					int			h0 = half * AT_SAMPLES_CHUNK_HALF,
+								hn = cnt - h0 < AT_SAMPLES_CHUNK_HALF ? cnt - h0 : AT_SAMPLES_CHUNK_HALF;
+					const unsigned char *hb = half ? c.bits + c.h : c.bits;
+					size_t		hbytes = half ? c.nbytes - c.h : c.h;
+					uint64_t	pad,
+								used;
 
-				if (used > 8 * (uint64_t) c.nbytes || (used + 7) / 8 != (uint64_t) c.nbytes)
-					return "a coded value chunk's bits do not fill its bytes";
-				if (pad != 0)
-					return "a coded value chunk's padding bits are not zero";
+					if (hn <= 0)
+						break;
+					used = code_ints(&code, hb, hbytes, hn, (uint64_t *) m + h0, &pad);
+					if (used > 8 * (uint64_t) hbytes || (used + 7) / 8 != (uint64_t) hbytes)
+						return "a coded value chunk's bits do not fill its bytes";
+					if (pad != 0)
+						return "a coded value chunk's padding bits are not zero";
+				}
 			}
 			else
 				chunk_ints(&c, cnt, end, m);
@@ -2190,8 +2232,8 @@ check_values(const unsigned char *p, const unsigned char *end, int version, int 
 		}
 		if (p != end)
 			return "trailing bytes after the last value chunk";
-		mn = (double) imin / p10[scale];
-		mx = (double) imax / p10[scale];
+		mn = (double) imin / at_samples_p10[scale];
+		mx = (double) imax / at_samples_p10[scale];
 	}
 	if (d2u(mn) != d2u(hmin) || d2u(mx) != d2u(hmax))
 		return "min or max does not match the values";
@@ -2277,7 +2319,7 @@ at_samples_check(const unsigned char *buf, size_t len, at_samples_info *info)
 static ALWAYS_INLINE void
 ints_to_doubles(const uint64_t *restrict x, int cnt, double *restrict v, int k, int small)
 {
-	double		div = p10[k];
+	double		div = at_samples_p10[k];
 
 	if (small)
 	{
@@ -2326,14 +2368,14 @@ chunk_doubles(const chunk *c, int cnt, const unsigned char *end, double *v, int 
 
 	if (chunk_constant(c))
 	{
-		double		d = (double) u2i(c->ref) / p10[k];
+		double		d = (double) u2i(c->ref) / at_samples_p10[k];
 
 		for (int i = 0; i < cnt; i++)
 			v[i] = d;
 	}
 	else if (c->code != NULL)
 	{
-		code_ints(c->code, c->bits, c->nbytes, end, cnt, x, NULL);
+		coded_ints(c, cnt, end, x);
 		coded_doubles(x, cnt, v, k);
 	}
 	else if (!c->delta)
@@ -2402,37 +2444,13 @@ at_samples_decode(const unsigned char *buf, size_t len, int64_t *ts, double *v)
 		return;
 	}
 	vs = chunks_begin(buf, len, &code, &coded, AT_SAMPLES_CODE_FAST);
+	for (int32_t base = 0; base < n; base += AT_SAMPLES_CHUNK)
 	{
-		chunk		held = {0};	/* a coded chunk waiting for another to decode with */
-		int32_t		held_base = -1;
-		int			held_cnt = 0;
-		uint64_t	x0[AT_SAMPLES_CHUNK + 8],
-					x1[AT_SAMPLES_CHUNK + 8];
+		int			cnt = n - base < AT_SAMPLES_CHUNK ? (int) (n - base) : AT_SAMPLES_CHUNK;
+		chunk		c;
 
-		for (int32_t base = 0; base < n; base += AT_SAMPLES_CHUNK)
-		{
-			int			cnt = n - base < AT_SAMPLES_CHUNK ? (int) (n - base) : AT_SAMPLES_CHUNK;
-			chunk		c;
-
-			vs = chunk_read(vs, cnt, &c, coded ? &code : NULL);
-			if (c.code == NULL)
-				chunk_doubles(&c, cnt, buf + len, v + base, scale);
-			else if (held_base < 0)
-			{
-				held = c;
-				held_base = base;
-				held_cnt = cnt;
-			}
-			else
-			{
-				code_ints2(&code, held.bits, held.nbytes, held_cnt, x0, c.bits, c.nbytes, cnt, x1);
-				coded_doubles(x0, held_cnt, v + held_base, scale);
-				coded_doubles(x1, cnt, v + base, scale);
-				held_base = -1;
-			}
-		}
-		if (held_base >= 0)
-			chunk_doubles(&held, held_cnt, buf + len, v + held_base, scale);
+		vs = chunk_read(vs, cnt, &c, coded ? &code : NULL);
+		chunk_doubles(&c, cnt, buf + len, v + base, scale);
 	}
 }
 
@@ -2444,9 +2462,8 @@ at_samples_iter_init(at_samples_iter *it, const unsigned char *buf, size_t len)
 	it->n = (int32_t) ld32(buf + 4);
 	it->done = 0;
 	it->scale = (int32_t) buf[2] - 1;
-	it->div = it->scale >= 0 ? p10[it->scale] : 1;
+	it->div = it->scale >= 0 ? at_samples_p10[it->scale] : 1;
 	it->coded = 0;
-	it->held = 0;
 	if (it->scale >= 0)
 		it->pos = (size_t) (chunks_begin(buf, len, &it->code, &it->coded, AT_SAMPLES_CODE_FAST) - buf);
 	else
@@ -2454,46 +2471,18 @@ at_samples_iter_init(at_samples_iter *it, const unsigned char *buf, size_t len)
 }
 
 /*
- * The iterator's next chunk (cnt values): 1 with its integers in x when it
- * is coded (a coded chunk followed by another decodes both, the second
- * held for the next call), else 0 with its header in *c.
+ * The iterator's next chunk (cnt values): 1 with its integers in x when
+ * it is coded, else 0 with its header in *c.
  */
 static int
 iter_chunk(at_samples_iter *it, int cnt, chunk *c, uint64_t *x)
 {
-	const unsigned char *next;
+	const unsigned char *next = chunk_read(it->buf + it->pos, cnt, c, it->coded ? &it->code : NULL);
 
-	if (it->held > 0)
-	{
-		memcpy(x, it->hold, sizeof(uint64_t) * (size_t) cnt);
-		it->pos = it->held_next;
-		it->held = 0;
-		return 1;
-	}
-	next = chunk_read(it->buf + it->pos, cnt, c, it->coded ? &it->code : NULL);
 	it->pos = (size_t) (next - it->buf);
 	if (c->code == NULL)
 		return 0;
-	{
-		int32_t		left = it->n - it->done - cnt;
-		int			ncnt = left < AT_SAMPLES_CHUNK ? (int) left : AT_SAMPLES_CHUNK;
-		chunk		c2;
-
-		if (ncnt > 0)
-		{
-			const unsigned char *after = chunk_read(next, ncnt, &c2, &it->code);
-
-			if (c2.code != NULL)
-			{
-				code_ints2(&it->code, c->bits, c->nbytes, cnt, x, c2.bits, c2.nbytes, ncnt,
-						   (uint64_t *) it->hold);
-				it->held = ncnt;
-				it->held_next = (size_t) (after - it->buf);
-				return 1;
-			}
-		}
-	}
-	code_ints(&it->code, c->bits, c->nbytes, it->buf + it->len, cnt, x, NULL);
+	coded_ints(c, cnt, it->buf + it->len, x);
 	return 1;
 }
 
@@ -2577,6 +2566,63 @@ window_put(uint64_t *x, int a, int b, int32_t at, int scale, double *v, int64_t 
 	memcpy(v + at + a, vbuf + a % 8, sizeof(double) * (size_t) (b - a));
 }
 
+/* The first i < n with t[i] >= x (t ascending), or n. */
+static int
+first_at(const int64_t *t, int n, int64_t x)
+{
+	int			lo = 0,
+				hi = n;
+
+	while (lo < hi)
+	{
+		int			mid = (lo + hi) >> 1;
+
+		if (t[mid] < x)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+int32_t
+at_samples_window_room(const unsigned char *buf, int64_t from, int64_t to)
+{
+	tdec		t;
+	uint64_t	k;
+
+	tdec_init(&t, buf);
+	/* regular and gap-coded times are at least s apart; s > 0 when n > 1 */
+	if (t.n < 2 || t.enc == AT_SAMPLES_T_DOD)
+		return t.n;
+	k = ((uint64_t) to - (uint64_t) from - 1) / t.s + 1;
+	return k < (uint64_t) t.n ? (int32_t) k : t.n;
+}
+
+/* A coded half's part of a window: values a..b-1 of it, its value 0 at out position at. */
+typedef struct wstream
+{
+	const unsigned char *bits;
+	int			a;
+	int			b;
+	int32_t		at;
+} wstream;
+
+/* The first nw (1 or 2) halves of a window, each decoded to its b and put out. */
+static void
+window_halves(const at_samples_code *code, const unsigned char *end, const wstream *w, int nw, int scale,
+			  double *v, int64_t *mout)
+{
+	uint64_t	x[2][AT_SAMPLES_CHUNK_HALF + 8];
+
+	if (nw == 2)
+		code_ints2(code, end, w[0].bits, w[0].b, x[0], w[1].bits, w[1].b, x[1]);
+	else
+		code_ints1(code, end, w[0].bits, w[0].b, x[0]);
+	for (int k = 0; k < nw; k++)
+		window_put(x[k], w[k].a, w[k].b, w[k].at, scale, v, mout);
+}
+
 int32_t
 at_samples_window(const unsigned char *buf, size_t len, int64_t from, int64_t to,
 				  int64_t *ts, double *v, int64_t *mout)
@@ -2591,35 +2637,57 @@ at_samples_window(const unsigned char *buf, size_t len, int64_t from, int64_t to
 	at_samples_code code;
 	const unsigned char *code_table = NULL;	/* version 2: built on first use */
 	int			built = 0;
-	chunk		held = {0};		/* a coded chunk waiting for another to decode with */
-	int32_t		held_base = -1,
-				held_a = 0,
-				held_b = 0;
-	uint64_t	x0[AT_SAMPLES_CHUNK + 8],
-				x1[AT_SAMPLES_CHUNK + 8];
+	wstream		ws[2];			/* coded halves waiting to decode side by side */
+	int			nw = 0;
 
 	at_samples_info_read(buf, &info);
 	if (from >= to || to <= info.first_ts || from > info.last_ts)
 		return 0;
+	/* a block just read from a page is seldom in cache: its code loads while times decode */
+	for (int j = 0; j < 4 && vs + 64 * j < end; j++)
+		PREFETCH(vs + 64 * j);
 	tdec_init(&t, buf);
 	if (t.enc != AT_SAMPLES_T_DOD && from > info.first_ts)
 		tdec_skip(&t, time_end(buf), from);
-	for (int32_t base = t.i; base < info.n; base += AT_SAMPLES_CHUNK)
+	if (t.enc == AT_SAMPLES_T_REGULAR && info.n > 1)
 	{
-		int			cnt = info.n - base < AT_SAMPLES_CHUNK ? (int) (info.n - base) : AT_SAMPLES_CHUNK,
-					k;
+		/* times first + i s: the window's by arithmetic (t.i is its first) */
+		uint64_t	first = (uint64_t) info.first_ts,
+					kend = ((uint64_t) to - first - 1) / t.s + 1;	/* first + k s < to for k < kend */
 
-		tdec_run(&t, time_end(buf), tbuf, cnt);
-		for (k = 0; k < cnt && tbuf[k] < to; k++)
-			if (tbuf[k] >= from)
+		if (kend > (uint64_t) info.n)
+			kend = (uint64_t) info.n;
+		if ((uint64_t) t.i < kend)
+		{
+			uint64_t	cur = first + (uint64_t) t.i * t.s;
+
+			i0 = t.i;
+			m = (int32_t) kend - i0;
+			for (int32_t j = 0; j < m; j++, cur += t.s)
+				ts[j] = u2i(cur);
+		}
+	}
+	else
+		for (int32_t base = t.i; base < info.n; base += AT_SAMPLES_CHUNK)
+		{
+			int			cnt = info.n - base < AT_SAMPLES_CHUNK ? (int) (info.n - base) : AT_SAMPLES_CHUNK,
+						k,
+						a;
+
+			tdec_run(&t, time_end(buf), tbuf, cnt);
+			/* times ascend: [a, k) of this chunk is in the window */
+			a = first_at(tbuf, cnt, from);
+			k = a + first_at(tbuf + a, cnt - a, to);
+			if (k > a)
 			{
 				if (i0 < 0)
-					i0 = base + k;
-				ts[m++] = tbuf[k];
+					i0 = base + a;
+				memcpy(ts + m, tbuf + a, sizeof(int64_t) * (size_t) (k - a));
+				m += k - a;
 			}
-		if (k < cnt)
-			break;
-	}
+			if (k < cnt)
+				break;
+		}
 	if (m == 0)
 		return 0;
 	if (info.scale < 0)
@@ -2653,31 +2721,40 @@ at_samples_window(const unsigned char *buf, size_t len, int64_t from, int64_t to
 		b = i0 + m < base + cnt ? i0 + m - base : cnt;
 		if (c.code != NULL)
 		{
-			/* values past the window are not decoded; two chunks decode together */
 			if (!built)
 			{
 				const char *msg;
 
-				code_read(code_table, end, &code, 0, &msg);
-				if (code.raw == 0)
-					code_pairs(&code);
+				/* the window's bits load while the code builds */
+				for (int j = 0; j < 4 && c.bits + 64 * j < end; j++)
+					PREFETCH(c.bits + 64 * j);
+				code_read(code_table, end, &code, 0, 0, &msg);
 				built = 1;
 			}
-			if (held_base < 0)
+
+			/*
+			 * Each half overlapping the window is decoded from its start
+			 * to the window's end, two halves (of this chunk or the
+			 * next) side by side.
+			 */
+			for (int h0 = 0; h0 < cnt; h0 += AT_SAMPLES_CHUNK_HALF)
 			{
-				held = c;
-				held_base = base;
-				held_a = a;
-				held_b = b;
-				continue;
+				int			hn = cnt - h0 < AT_SAMPLES_CHUNK_HALF ? cnt - h0 : AT_SAMPLES_CHUNK_HALF;
+				wstream		w;
+
+				w.a = (a > h0 ? a : h0) - h0;
+				w.b = (b < h0 + hn ? b : h0 + hn) - h0;
+				if (w.a >= w.b)
+					continue;
+				w.bits = h0 ? c.bits + c.h : c.bits;
+				w.at = base + h0 - i0;
+				ws[nw++] = w;
+				if (nw == 2)
+				{
+					window_halves(&code, end, ws, nw, info.scale, v, mout);
+					nw = 0;
+				}
 			}
-			if (code.raw == 0)
-				pair_ints2(&code, held.bits, held.nbytes, held_b, x0, c.bits, c.nbytes, b, x1);
-			else
-				code_ints2(&code, held.bits, held.nbytes, held_b, x0, c.bits, c.nbytes, b, x1);
-			window_put(x0, held_a, held_b, held_base - i0, info.scale, v, mout);
-			window_put(x1, a, b, base - i0, info.scale, v, mout);
-			held_base = -1;
 		}
 		else if (mout != NULL)
 		{
@@ -2694,14 +2771,8 @@ at_samples_window(const unsigned char *buf, size_t len, int64_t from, int64_t to
 			memcpy(v + (base + a - i0), vbuf + a, sizeof(double) * (size_t) (b - a));
 		}
 	}
-	if (held_base >= 0)
-	{
-		if (code.raw == 0)
-			pair_ints2(&code, held.bits, held.nbytes, held_b, x0, NULL, 0, 0, NULL);
-		else
-			code_ints(&code, held.bits, held.nbytes, end, held_b, x0, NULL);
-		window_put(x0, held_a, held_b, held_base - i0, info.scale, v, mout);
-	}
+	if (nw > 0)
+		window_halves(&code, end, ws, nw, info.scale, v, mout);
 	return m;
 }
 
@@ -2730,7 +2801,7 @@ at_samples_slice(const unsigned char *buf, size_t len, int64_t from, int64_t to,
 	if (m == 0)
 		return 0;
 	*nout = m;
-	return encode_impl(sts, sv, m, out, m < SMALL_BLOCK);
+	return encode_impl(sts, sv, m, out, m < SMALL_BLOCK, AT_SAMPLES_CODE_WRITE_MAXLEN);
 }
 
 /* ---- the exact sum ---- */

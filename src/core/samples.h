@@ -54,18 +54,27 @@
  *                         byte E (0..AT_SAMPLES_CODE_EXACT) and E varints,
  *                         the exact values' x = m - base, increasing (the
  *                         first as is, then each step minus 1), varint B
- *                         (1..AT_SAMPLES_CODE_BUCKETS), then E + B code
- *                         lengths as 4-bit nibbles, low nibble first, 0 for
- *                         a symbol without a code, a last odd nibble 0.
+ *                         (1..AT_SAMPLES_CODE_BUCKETS); then the code, ready
+ *                         to decode: byte M (the longest code, 1..15), M
+ *                         varints (how many codes of length 1..M, the last
+ *                         not 0), and the symbols in code order, by length
+ *                         and ascending within one, a varint each (the first
+ *                         of a length as is, then each step minus 1).
  *                         Symbols 0..E-1 are the exact values, E + h the
- *                         bucket m = base + h * 2^L + (L raw bits).  The
- *                         lengths make a complete canonical Huffman code
- *                         (Kraft sum 1, at least two symbols; codes assigned
- *                         in order of length, then symbol).  A chunk of kind
- *                         AT_SAMPLES_CHUNK_CODED (0x7f) is varint nbytes and
- *                         nbytes of bits, most significant first: per value
- *                         its symbol's code, then for a bucket L raw bits;
- *                         the padding of the last byte is zero.
+ *                         bucket m = base + h * 2^L + (L raw bits); each is
+ *                         listed at most once, and the lengths make a
+ *                         complete canonical Huffman code (Kraft sum 1, at
+ *                         least two symbols).  A chunk of kind
+ *                         AT_SAMPLES_CHUNK_CODED (0x7f) is varint nbytes,
+ *                         for more than AT_SAMPLES_CHUNK_HALF values varint
+ *                         h (the first half's bytes, at most nbytes), then
+ *                         nbytes of bits: two streams, values 0..HALF-1 in
+ *                         the first h bytes and the rest after, each most
+ *                         significant bit first, per value its symbol's
+ *                         code then for a bucket L raw bits, each stream's
+ *                         last byte zero-padded.  (Two independent streams
+ *                         decode side by side, and a window decodes only the
+ *                         halves it overlaps.)
  *   AT_SAMPLES_V_RAW      n little-endian doubles
  * min and max are the first value met that is smallest (largest) under <.
  * Every reader of untrusted bytes goes through at_samples_check, which
@@ -95,6 +104,9 @@
 #define AT_SAMPLES_V_RAW		1
 #define AT_SAMPLES_FLAGS(t, v)	((t) | (v) << 2)
 
+/* 10^k for each scale, exact: a scaled value is (double) m / at_samples_p10[k] */
+extern const double at_samples_p10[AT_SAMPLES_MAX_SCALE + 1];
+
 /*
  * The value code of a version-2 block (see the format above): at most
  * AT_SAMPLES_CODE_EXACT exact values and AT_SAMPLES_CODE_BUCKETS buckets,
@@ -111,10 +123,16 @@
  * hundred values) builds the small table, whole blocks the large one.
  */
 #define AT_SAMPLES_CODE_FAST	10
-#define AT_SAMPLES_CODE_FAST_WINDOW	8
-/* a window of a code without raw bits: a smaller table whose entries hold up to two symbols */
-#define AT_SAMPLES_CODE_PAIR	5
+#define AT_SAMPLES_CODE_FAST_WINDOW	9
+/*
+ * The longest code the encoder writes (readers take up to MAXLEN): every
+ * code of a block written here decodes by one look-up, also in a window.
+ * At least 9: AT_SAMPLES_CODE_SYMS symbols need codes that long.
+ */
+#define AT_SAMPLES_CODE_WRITE_MAXLEN	AT_SAMPLES_CODE_FAST_WINDOW
 #define AT_SAMPLES_CHUNK_CODED	0x7f
+/* a coded chunk's two halves are separate bit streams: decoded side by side, or one alone */
+#define AT_SAMPLES_CHUNK_HALF	(AT_SAMPLES_CHUNK / 2)
 
 /* A block's value code, ready for decoding (canonical Huffman, MSB first). */
 typedef struct at_samples_code
@@ -129,12 +147,6 @@ typedef struct at_samples_code
 	int			fbits;			/* the table's width */
 	int			per;			/* values decoded per refill (57 bits over the longest code + raw bits) */
 	int			maxlen;			/* the longest code */
-	/*
-	 * Windows of a code without raw bits: by the next CODE_PAIR bits, up
-	 * to two symbols whose codes fit in them: idx2 << 16 | idx1 << 7 |
-	 * count << 5 | their length; 0 if the first code is longer.
-	 */
-	uint32_t	pair[1 << AT_SAMPLES_CODE_PAIR];
 } at_samples_code;
 
 /* What the header says (at_samples_check fills it; so does at_samples_info_read). */
@@ -173,6 +185,14 @@ extern size_t at_samples_encode_bound(int32_t n);
  */
 extern size_t at_samples_encode(const int64_t *ts, const double *v, int32_t n, unsigned char *out);
 
+/*
+ * The same with value codes up to maxlen bits (clamped to
+ * AT_SAMPLES_CODE_WRITE_MAXLEN..AT_SAMPLES_CODE_MAXLEN): blocks as another
+ * writer may make them, whose long codes decoders take the slow way (tests).
+ */
+extern size_t at_samples_encode_maxlen(const int64_t *ts, const double *v, int32_t n, unsigned char *out,
+									   int maxlen);
+
 /* ---- reading ---- */
 
 /*
@@ -205,10 +225,6 @@ typedef struct at_samples_iter
 	double		div;			/* 10^scale */
 	int			coded;			/* version 2: code holds the block's value code */
 	at_samples_code code;
-	/* two coded chunks decode together (interleaved); the second waits here */
-	int32_t		held;			/* its count, 0 when none */
-	size_t		held_next;		/* the chunk after it */
-	int64_t		hold[AT_SAMPLES_CHUNK];
 } at_samples_iter;
 
 extern void at_samples_iter_init(at_samples_iter *it, const unsigned char *buf, size_t len);
@@ -225,11 +241,19 @@ extern size_t at_samples_slice(const unsigned char *buf, size_t len, int64_t fro
 							   unsigned char *out, int32_t *nout);
 
 /*
+ * At least as many as the samples of a checked block with from <= ts < to
+ * (from < to): the room at_samples_window needs, at most info.n; from the
+ * step when every time is at least a step after the last.
+ */
+extern int32_t at_samples_window_room(const unsigned char *buf, int64_t from, int64_t to);
+
+/*
  * The samples of a checked block with from <= ts < to, decoded: times into
  * ts, and either the values into v or, when mout is not NULL (only for a
  * block with scale >= 0), their integers into mout (value = m / 10^scale);
- * each array with room for info.n.  Returns their count.  Chunks wholly
- * outside the window are not decoded.
+ * each array with room for at_samples_window_room.  Returns their count.
+ * Only the chunks the window overlaps are decoded, and of a coded chunk
+ * only the halves it overlaps.
  */
 extern int32_t at_samples_window(const unsigned char *buf, size_t len, int64_t from, int64_t to,
 								 int64_t *ts, double *v, int64_t *mout);

@@ -1046,7 +1046,7 @@ test_coded(void)
 	for (int i = 0; i < N; i++)
 		v[i] = at_rng_next(&r) % 3 == 0 ? 0 : (double) (at_rng_next(&r) % 100001) / 1000;
 	len = at_samples_encode(ts, v, N, b);
-	vs = values_at(b);
+	vs = values_at(b) + (b[values_at(b)] >= 0x80 ? 2 : 1) - 1;	/* T's varint: 1 or 2 bytes */
 	CHECK(b[0] == 2 && b[vs + 1] == 9 && b[vs + 3] == 1 && len < 2 * N,
 		  "3 decimals: version %d, raw bits %d, %d exact values, %.2f bytes a sample (bit-packed: 2.1)", b[0],
 		  b[vs + 1], b[vs + 3], (double) len / N);
@@ -1082,10 +1082,18 @@ test_coded(void)
 	CHECK(good && rejected > 0, "coded: every one-byte change refused (%d) or decoding consistently (%d)", rejected,
 		  accepted);
 
-	/* the value code's fields, one by one (T < 128, so the table starts at vs + 1) */
+	/*
+	 * The value code's fields, one by one (T < 128, so the table starts at
+	 * vs + 1): L, zz(base), E, B, the longest length M, the counts by
+	 * length 1..M, then the symbols in code order as gaps.  Four values
+	 * of 100 buckets, each a 2-bit code: M 2, counts 0 and 4, symbols 0,
+	 * 33, 66, 99 as gaps 0, 32, 32, 32.
+	 */
 	vs = values_at(b);
-	nb = b[vs + 4];				/* T, L, zz(base) = 0, E = 0, B */
-	CHECK(b[vs + 1] == 0 && b[vs + 2] == 0 && b[vs + 3] == 0 && nb == 100, "layout: L 0, base 0, no exact values, %zu buckets", nb);
+	nb = b[vs + 4];
+	CHECK(b[vs] == 11 && b[vs + 1] == 0 && b[vs + 2] == 0 && b[vs + 3] == 0 && nb == 100 && b[vs + 5] == 2 &&
+		  b[vs + 6] == 0 && b[vs + 7] == 4 && b[vs + 8] == 0 && b[vs + 9] == 32 && b[vs + 11] == 32,
+		  "layout: T 11, L 0, base 0, no exact values, %zu buckets, lengths up to 2, four 2-bit codes", nb);
 	memcpy(m, b, len);
 	m[vs + 1] = AT_SAMPLES_CODE_RAW + 1;
 	CHECK(at_samples_check(m, len, NULL) != NULL, "raw bits past %d refused", AT_SAMPLES_CODE_RAW);
@@ -1095,25 +1103,62 @@ test_coded(void)
 	memcpy(m, b, len);
 	m[vs + 4] = 0;
 	CHECK(at_samples_check(m, len, NULL) != NULL, "no buckets refused");
+	memcpy(m, b, len);
+	m[vs + 5] = 0;
+	CHECK(at_samples_check(m, len, NULL) != NULL, "a longest length of 0 refused");
+	memcpy(m, b, len);
+	m[vs + 5] = AT_SAMPLES_CODE_MAXLEN + 1;
+	CHECK(at_samples_check(m, len, NULL) != NULL, "a longest length past %d refused", AT_SAMPLES_CODE_MAXLEN);
+	memcpy(m, b, len);
+	m[vs + 7] = 3;
+	CHECK(at_samples_check(m, len, NULL) != NULL, "an incomplete code refused");
+	memcpy(m, b, len);
+	m[vs + 6] = 1;
+	CHECK(at_samples_check(m, len, NULL) != NULL, "an over-full code refused");
+	memcpy(m, b, len);
+	m[vs + 11] = 100;
+	CHECK(at_samples_check(m, len, NULL) != NULL, "a symbol past the last bucket refused");
+	memcpy(m, b, len);
+	m[vs + 9] = 0x80;
+	CHECK(at_samples_check(m, len, NULL) != NULL, "a symbol's varint running into the next refused");
 	{
-		/* lengths: 0, 33, 66, 99 have codes; make one longer (Kraft sum < 1), or add one (> 1) */
-		size_t		at0 = vs + 5;
+		/* 0 half the time, 33 and 66 a quarter each: lengths 1, 2, 2 (gaps 0; 33, 32) */
+		double	   *v3 = malloc(sizeof(double) * 1200);
+		unsigned char *b3 = malloc(at_samples_encode_bound(1200));
+		size_t		len3,
+					vs3;
 
-		memcpy(m, b, len);
-		m[at0] = (unsigned char) (m[at0] + 1);
-		CHECK(at_samples_check(m, len, NULL) != NULL, "an incomplete code refused");
-		memcpy(m, b, len);
-		m[at0] |= 0x10;
-		CHECK(at_samples_check(m, len, NULL) != NULL, "an over-full code refused");
-		memcpy(m, b, len);
-		m[at0 + 49] |= 0x10;	/* bucket 99: nibble 99 is the high half of byte 49 */
-		CHECK(at_samples_check(m, len, NULL) != NULL, "an over-full code (last symbol) refused");
+		for (int i = 0; i < 1200; i++)
+			v3[i] = i % 2 ? 0 : (double) (1 + i / 2 % 2) * 33;
+		len3 = at_samples_encode(ts, v3, 1200, b3);
+		vs3 = values_at(b3);
+		CHECK(b3[0] == 2 && b3[vs3 + 5] == 2 && b3[vs3 + 6] == 1 && b3[vs3 + 7] == 2 && b3[vs3 + 8] == 0 &&
+			  b3[vs3 + 9] == 33 && b3[vs3 + 10] == 32 && round_trip(ts, v3, 1200, b3, len3), "lengths 1, 2, 2: layout and every value back");
+		memcpy(m, b3, len3);
+		m[vs3 + 9] = 0;
+		CHECK(at_samples_check(m, len3, NULL) != NULL, "a symbol listed at two lengths refused");
+		free(v3);
+		free(b3);
 	}
 	{
-		/* the first chunk: kind 0x7f, varint nbytes, bits; nbytes one short or one long */
+		/*
+		 * The first chunk: kind 0x7f, varint nbytes, varint h (the first
+		 * half's bytes: 128 values, two 2-bit codes a value, 16 bytes a
+		 * half), bits; nbytes or h one short or one long.
+		 */
 		size_t		c0 = vs + 1 + b[vs];
 
-		CHECK(b[c0] == AT_SAMPLES_CHUNK_CODED, "the first chunk is coded");
+		CHECK(b[c0] == AT_SAMPLES_CHUNK_CODED && b[c0 + 1] == 32 && b[c0 + 2] == 16,
+			  "the first chunk is coded: 32 bytes, 16 in its first half");
+		memcpy(m, b, len);
+		m[c0 + 2]--;
+		CHECK(at_samples_check(m, len, NULL) != NULL, "a first half one byte short refused");
+		memcpy(m, b, len);
+		m[c0 + 2]++;
+		CHECK(at_samples_check(m, len, NULL) != NULL, "a first half one byte long refused");
+		memcpy(m, b, len);
+		m[c0 + 2] = 33;
+		CHECK(at_samples_check(m, len, NULL) != NULL, "a first half longer than the chunk refused");
 		memcpy(m, b, len);
 		m[0] = 1;
 		CHECK(at_samples_check(m, len, NULL) != NULL, "a coded chunk in a version-1 block refused");
@@ -1171,96 +1216,144 @@ test_text(void)
 	CHECK(msg != NULL && pos == 3, "a space refused: %s", msg ? msg : "accepted");
 }
 
+static int
+Max_int(int a, int b)
+{
+	return a > b ? a : b;
+}
+
+/* a varint at *p (the block's own: trusted here) */
+static uint64_t
+test_varint(const unsigned char **p)
+{
+	uint64_t	x = 0;
+
+	for (int sh = 0;; sh += 7)
+	{
+		unsigned char c = *(*p)++;
+
+		x |= (uint64_t) (c & 0x7f) << sh;
+		if (c < 0x80)
+			return x;
+	}
+}
+
+/* The longest code of a version-2 block's value code (its byte after B). */
+static int
+code_maxlen(const unsigned char *b)
+{
+	const unsigned char *p = b + values_at(b);
+	int			ne;
+
+	(void) test_varint(&p);		/* T */
+	p++;						/* L */
+	(void) test_varint(&p);		/* zz(base) */
+	ne = *p++;
+	for (int i = 0; i < ne; i++)
+		(void) test_varint(&p);
+	(void) test_varint(&p);		/* B */
+	return *p;
+}
+
 /*
- * Windows of raw-less coded blocks decode up to two values a look-up
- * (pair table) while whole blocks decode one (single-symbol table): the
- * two agree on codes of every length mix (pairs straddling the table's
- * entries, codes longer than it), on every window start within a chunk
- * and on windows ending at a chunk's or the block's last value.
+ * Coded chunks are two bit streams (halves); windows decode only the
+ * halves they overlap, two side by side, with a small look-up table, and
+ * whole blocks with a large one.  Both agree on every length mix, on
+ * windows starting anywhere near a half's start and ending at a half's,
+ * chunk's or the block's last value; and so do blocks with codes longer
+ * than either table (another writer's: at_samples_encode_maxlen 15), which
+ * decode the slow way.
  */
 static void
-test_pairs(void)
+test_halves(void)
 {
-	/* value weights: skewed (codes of 1..12 bits), flat (all long), two-bit-ish */
+	/* value weights: skewed (codes of 1..15 bits), flat (all long), two-bit-ish */
 	static const int shapes = 4;
 	at_rng		r;
 	int			bad = 0,
 				coded = 0,
+				longest = 0,
 				windows = 0;
 
 	at_rng_seed(&r, 31);
-	for (int shape = 0; shape < shapes; shape++)
-		for (int32_t n = 1200; n <= 2900; n += 1700)
-		{
-			int64_t    *ts = malloc(sizeof(int64_t) * (size_t) n),
-					   *wts = malloc(sizeof(int64_t) * (size_t) n),
-					   *dts = malloc(sizeof(int64_t) * (size_t) n),
-					   *wm = malloc(sizeof(int64_t) * (size_t) n);
-			double	   *v = malloc(sizeof(double) * (size_t) n),
-					   *dv = malloc(sizeof(double) * (size_t) n),
-					   *wv = malloc(sizeof(double) * (size_t) n);
-			unsigned char *b = malloc(at_samples_encode_bound(n));
-			size_t		len;
-
-			for (int32_t i = 0; i < n; i++)
+	for (int maxlen = AT_SAMPLES_CODE_WRITE_MAXLEN; maxlen <= AT_SAMPLES_CODE_MAXLEN;
+		 maxlen += AT_SAMPLES_CODE_MAXLEN - AT_SAMPLES_CODE_WRITE_MAXLEN)
+		for (int shape = 0; shape < shapes; shape++)
+			for (int32_t n = 1200; n <= 2900; n += 1700)
 			{
-				uint64_t	x = at_rng_next(&r);
+				int64_t    *ts = malloc(sizeof(int64_t) * (size_t) n),
+						   *wts = malloc(sizeof(int64_t) * (size_t) n),
+						   *dts = malloc(sizeof(int64_t) * (size_t) n),
+						   *wm = malloc(sizeof(int64_t) * (size_t) n);
+				double	   *v = malloc(sizeof(double) * (size_t) n),
+						   *dv = malloc(sizeof(double) * (size_t) n),
+						   *wv = malloc(sizeof(double) * (size_t) n);
+				unsigned char *b = malloc(at_samples_encode_bound(n));
+				size_t		len;
 
-				ts[i] = T0 + STEP * i;
-				switch (shape)
+				for (int32_t i = 0; i < n; i++)
 				{
-					case 0:		/* geometric: 1, 2, 3 ... bit codes */
-						v[i] = (double) (__builtin_ctzll(x | (UINT64_C(1) << 40)) * 37 % 101);
-						break;
-					case 1:		/* flat over 0..100: 6- and 7-bit codes, longer than the table */
-						v[i] = (double) (x % 101);
-						break;
-					case 2:		/* polarized, as GPU_UTIL */
-						v[i] = polarized_one(&r);
-						break;
-					default:	/* four values: 2-bit codes, many per look-up */
-						v[i] = (double) (x % 4) * 33;
-						break;
-				}
-			}
-			len = at_samples_encode(ts, v, n, b);
-			if (at_samples_check(b, len, NULL) != NULL)
-			{
-				bad++;
-				continue;
-			}
-			coded += b[0] == AT_SAMPLES_VERSION;
-			at_samples_decode(b, len, dts, dv);
-			for (int32_t a = 0; a < n; a += (a % AT_SAMPLES_CHUNK) < 10 ? 1 : 53)
-				for (int32_t e = a + 1; e <= n; e += e < a + 260 ? 1 : 131)
-				{
-					int32_t		w = at_samples_window(b, len, ts[a], ts[e - 1] + 1, wts, wv, NULL),
-								w2 = at_samples_window(b, len, ts[a], ts[e - 1] + 1, wts, NULL, wm);
+					uint64_t	x = at_rng_next(&r);
 
-					windows++;
-					if (w != e - a || w2 != e - a)
+					ts[i] = T0 + STEP * i;
+					switch (shape)
 					{
-						bad++;
-						continue;
+						case 0:		/* geometric: 1, 2, 3 ... bit codes */
+							v[i] = (double) (__builtin_ctzll(x | (UINT64_C(1) << 40)) * 37 % 101);
+							break;
+						case 1:		/* flat over 0..100: 6- and 7-bit codes, longer than the table */
+							v[i] = (double) (x % 101);
+							break;
+						case 2:		/* polarized, as GPU_UTIL */
+							v[i] = polarized_one(&r);
+							break;
+						default:	/* four values: 2-bit codes, many per look-up */
+							v[i] = (double) (x % 4) * 33;
+							break;
 					}
-					for (int32_t i = 0; i < w; i++)
-						if (!same(wv[i], dv[a + i]) || !same(wv[i], v[a + i]) || (double) wm[i] != v[a + i])
+				}
+				len = at_samples_encode_maxlen(ts, v, n, b, maxlen);
+				if (at_samples_check(b, len, NULL) != NULL)
+				{
+					bad++;
+					continue;
+				}
+				coded += b[0] == AT_SAMPLES_VERSION;
+				if (b[0] == AT_SAMPLES_VERSION)
+					longest = Max_int(longest, code_maxlen(b));
+				at_samples_decode(b, len, dts, dv);
+				for (int32_t a = 0; a < n; a += (a % AT_SAMPLES_CHUNK_HALF) < 6 ? 1 : 29)
+					for (int32_t e = a + 1; e <= n; e += e < a + 140 ? 1 : 131)
+					{
+						int32_t		w = at_samples_window(b, len, ts[a], ts[e - 1] + 1, wts, wv, NULL),
+									w2 = at_samples_window(b, len, ts[a], ts[e - 1] + 1, wts, NULL, wm);
+
+						windows++;
+						if (w != e - a || w2 != e - a)
 						{
 							bad++;
-							break;
+							continue;
 						}
-				}
-			free(ts);
-			free(wts);
-			free(dts);
-			free(wm);
-			free(v);
-			free(dv);
-			free(wv);
-			free(b);
-		}
-	CHECK(coded >= 2 * shapes - 1, "raw-less value codes used: %d of %d blocks", coded, 2 * shapes);
-	CHECK(bad == 0 && windows > 10000, "pair-table windows agree with whole-block decode: %d bad of %d", bad,
+						for (int32_t i = 0; i < w; i++)
+							if (!same(wv[i], dv[a + i]) || !same(wv[i], v[a + i]) || (double) wm[i] != v[a + i])
+							{
+								bad++;
+								break;
+							}
+					}
+				free(ts);
+				free(wts);
+				free(dts);
+				free(wm);
+				free(v);
+				free(dv);
+				free(wv);
+				free(b);
+			}
+	/* flat 0..100 codes at about 7 bits, what bit-packing takes: it may stay version 1 */
+	CHECK(coded >= 2 * 2 * (shapes - 1), "raw-less value codes used: %d of %d blocks", coded, 2 * 2 * shapes);
+	CHECK(longest > AT_SAMPLES_CODE_FAST, "codes longer than the whole-block table: %d bits", longest);
+	CHECK(bad == 0 && windows > 10000, "windows by halves agree with whole-block decode: %d bad of %d", bad,
 		  windows);
 }
 
@@ -1274,6 +1367,6 @@ test_samples(void)
 	test_sort_merge();
 	test_check();
 	test_coded();
-	test_pairs();
+	test_halves();
 	test_text();
 }

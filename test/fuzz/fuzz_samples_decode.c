@@ -21,8 +21,6 @@
 #include "fuzz_common.h"
 #include "samples.h"
 
-static const double p10[] = {1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15};
-
 /* the reference sum: __int128 and plain digit arithmetic */
 static void
 ref_sum(const int64_t *m, int32_t n, int scale, char *out)
@@ -162,7 +160,7 @@ exercise(const unsigned char *b, size_t len, const at_samples_info *info)
 			{
 				m[at + i] = constant ? cm[0] : cm[i];
 				FUZZ_CHECK(m[at + i] < ((int64_t) 1 << 53) && m[at + i] > -((int64_t) 1 << 53) &&
-						   fuzz_same_double((double) m[at + i] / p10[info->scale], v[at + i]),
+						   fuzz_same_double((double) m[at + i] / at_samples_p10[info->scale], v[at + i]),
 						   "m %lld at %d is not the value", (long long) m[at + i], at + i);
 			}
 			at += got;
