@@ -525,10 +525,6 @@ slot_of_value(const at_bins *h, double v)
 
 #define SLOT_TABLE_MAX (1 << 20)
 
-/* 10^k, exact: a block's value is (double) m / p10[k], as the core decodes it */
-static const double p10[AT_SAMPLES_MAX_SCALE + 1] = {1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7,
-	1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15};
-
 /*
  * The slot table covering the integers of a block (scale, [mlo, mhi]), or
  * NULL when it would be too big.  Each entry is the slot of (double) m /
@@ -560,7 +556,7 @@ slot_table(BinsEO *eo, int32 scale, int64 mlo, int64 mhi)
 		pfree(eo->slot_of);
 	eo->slot_of = MemoryContextAlloc(eo->hdr.eoh_context, sizeof(int32) * (hi - lo + 1));
 	for (int64 m = lo; m <= hi; m++)
-		eo->slot_of[m - lo] = slot_of_value(&eo->h, (double) m / p10[scale]);
+		eo->slot_of[m - lo] = slot_of_value(&eo->h, (double) m / at_samples_p10[scale]);
 	eo->slot_lo = lo;
 	eo->slot_n = (int32) (hi - lo + 1);
 	eo->slot_scale = scale;
@@ -588,27 +584,20 @@ add_samples(BinsEO *eo, Datum d)
 				wscale;
 	const double *wv;
 	const int64 *wm;
+	int64		wlo,
+				whi;
 
-	/* a window from samples_between: its decoded arrays */
-	if (samples_window_arrays(d, &wn, &wv, &wm, &wscale))
+	/* a window from samples_between: its decoded arrays, inside its block's bounds */
+	if (samples_window_arrays(d, &wn, &wv, &wm, &wscale, &wlo, &whi))
 	{
 		if (wm != NULL && wn > 0)
 		{
-			int64		lo = wm[0],
-						hi = wm[0];
-
-			for (int32 i = 1; i < wn; i++)
-			{
-				lo = Min(lo, wm[i]);
-				hi = Max(hi, wm[i]);
-			}
-			table = slot_table(eo, wscale, lo, hi);
+			table = slot_table(eo, wscale, wlo, whi);
 			if (table != NULL)
 			{
 				int64		tlo = eo->slot_lo;
 
-				for (int32 i = 0; i < wn; i++)
-					h->counts[table[wm[i] - tlo]]++;
+				at_bins_count_slots(h->counts, h->nslots, table, tlo, wm, wn);
 				h->n += wn;
 				return;
 			}
@@ -633,7 +622,7 @@ add_samples(BinsEO *eo, Datum d)
 		if (nc > 0)
 		{
 			for (int i = 0; i < nc; i++)
-				h->counts[slot_of_value(h, (double) cm[i] / p10[info.scale])] += cc[i];
+				h->counts[slot_of_value(h, (double) cm[i] / at_samples_p10[info.scale])] += cc[i];
 			h->n += info.n;
 			return;
 		}
@@ -642,8 +631,8 @@ add_samples(BinsEO *eo, Datum d)
 	if (info.scale >= 0)
 	{
 		/* (one more each side: min * 10^k may round to the next integer) */
-		int64		mlo = llround(info.min * p10[info.scale]) - 1;
-		int64		mhi = llround(info.max * p10[info.scale]) + 1;
+		int64		mlo = llround(info.min * at_samples_p10[info.scale]) - 1;
+		int64		mhi = llround(info.max * at_samples_p10[info.scale]) + 1;
 
 		table = slot_table(eo, info.scale, mlo, mhi);
 	}
@@ -657,8 +646,7 @@ add_samples(BinsEO *eo, Datum d)
 			if (constant)
 				h->counts[table[m[0] - lo]] += k;
 			else
-				for (int i = 0; i < k; i++)
-					h->counts[table[m[i] - lo]]++;
+				at_bins_count_slots(h->counts, h->nslots, table, lo, m, k);
 			h->n += k;
 		}
 		return;

@@ -51,6 +51,8 @@ typedef struct SamplesEO
 	double	   *v;				/* NULL while only m is filled (a window) */
 	int64	   *m;				/* a window of a scaled block: value = m / 10^scale */
 	int32		scale;
+	int64		mlo;			/* m's bounds (the block's min and max, widened by one) */
+	int64		mhi;
 	int32		n;
 	int32		cap;
 	bool		sorted;			/* strictly increasing times so far */
@@ -69,12 +71,9 @@ eo_encode(SamplesEO *eo)
 		return;
 	if (eo->v == NULL)
 	{
-		static const double p10[AT_SAMPLES_MAX_SCALE + 1] = {1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7,
-		1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15};
-
 		eo->v = MemoryContextAlloc(eo->hdr.eoh_context, sizeof(double) * Max(eo->n, 1));
 		for (int32 i = 0; i < eo->n; i++)
-			eo->v[i] = (double) eo->m[i] / p10[eo->scale];
+			eo->v[i] = (double) eo->m[i] / at_samples_p10[eo->scale];
 	}
 	if (!eo->sorted)
 	{
@@ -183,7 +182,8 @@ eo_new(FunctionCallInfo fcinfo, const char *fn)
 /* ---- shared helpers ---- */
 
 bool
-samples_window_arrays(Datum d, int32 *n, const double **v, const int64 **m, int32 *scale)
+samples_window_arrays(Datum d, int32 *n, const double **v, const int64 **m, int32 *scale,
+					  int64 *mlo, int64 *mhi)
 {
 	SamplesEO  *eo = eo_of(d);
 
@@ -193,6 +193,8 @@ samples_window_arrays(Datum d, int32 *n, const double **v, const int64 **m, int3
 	*v = eo->v;
 	*m = eo->m;
 	*scale = eo->scale;
+	*mlo = eo->mlo;
+	*mhi = eo->mhi;
 	return true;
 }
 
@@ -437,17 +439,23 @@ acmetrace_samples_between(PG_FUNCTION_ARGS)
 								   "acmetrace samples window");
 		MemoryContext ecxt = eo->hdr.eoh_context;
 
+		int32		room = at_samples_window_room(b, from, to);
+
 		eo->sorted = true;
 		eo->scale = info.scale;
-		eo->ts = MemoryContextAlloc(ecxt, sizeof(int64) * info.n);
+		/* times and values in one allocation (a window never grows) */
+		eo->ts = MemoryContextAlloc(ecxt, 2 * sizeof(int64) * room);
 		if (info.scale >= 0)
 		{
-			eo->m = MemoryContextAlloc(ecxt, sizeof(int64) * info.n);
+			/* the window's integers lie in the block's: one more each side for rounding */
+			eo->mlo = llround(info.min * at_samples_p10[info.scale]) - 1;
+			eo->mhi = llround(info.max * at_samples_p10[info.scale]) + 1;
+			eo->m = eo->ts + room;
 			n = at_samples_window(b, len, from, to, eo->ts, NULL, eo->m);
 		}
 		else
 		{
-			eo->v = MemoryContextAlloc(ecxt, sizeof(double) * info.n);
+			eo->v = (double *) (eo->ts + room);
 			n = at_samples_window(b, len, from, to, eo->ts, eo->v, NULL);
 		}
 		if (n == 0)

@@ -29,7 +29,8 @@ extern const unsigned char *samples_bytes(Datum d, size_t *len);
  * block, as integers m (value = m / 10^scale, v NULL).  false for any other
  * datum.
  */
-extern bool samples_window_arrays(Datum d, int32 *n, const double **v, const int64 **m, int32 *scale);
+extern bool samples_window_arrays(Datum d, int32 *n, const double **v, const int64 **m, int32 *scale,
+								  int64 *mlo, int64 *mhi);
 
 /* A new samples varlena of the n samples (ts strictly increasing, finite v). */
 extern Datum samples_make(const int64 *ts, const double *v, int32 n);

@@ -506,3 +506,33 @@ at_bins_parse(at_bins *h, const char *s, size_t len, at_mem_fn mem, void *ctx, s
 	mem(ctx, b, 0);
 	return msg;
 }
+
+#define STRIPE_SLOTS 64
+
+void
+at_bins_count_slots(int64_t *counts, int32_t nslots, const int32_t *slot, int64_t lo,
+					const int64_t *m, int32_t n)
+{
+	/* c[4 s + j]: slot s's count in stripe j; int32: n is an int32_t */
+	int32_t		c[4 * STRIPE_SLOTS];
+	int32_t		i = 0;
+
+	if (nslots > STRIPE_SLOTS || n < 32)
+	{
+		for (; i < n; i++)
+			counts[slot[m[i] - lo]]++;
+		return;
+	}
+	memset(c, 0, sizeof(int32_t) * 4 * (size_t) nslots);
+	for (; i + 4 <= n; i += 4)
+	{
+		c[4 * slot[m[i] - lo]]++;
+		c[4 * slot[m[i + 1] - lo] + 1]++;
+		c[4 * slot[m[i + 2] - lo] + 2]++;
+		c[4 * slot[m[i + 3] - lo] + 3]++;
+	}
+	for (; i < n; i++)
+		c[4 * slot[m[i] - lo]]++;
+	for (int32_t s = 0; s < nslots; s++)
+		counts[s] += (int64_t) c[4 * s] + c[4 * s + 1] + c[4 * s + 2] + c[4 * s + 3];
+}

@@ -108,6 +108,14 @@ at_bins_add(at_bins *h, double v, double w)
 	}
 }
 
+/*
+ * counts[slot[m[i] - lo]] += 1 for i < n (slot: a table of slots by
+ * integer value, each m[i] - lo inside it), with striped counters: the
+ * same slot hit twice in a row would wait on its own last increment.
+ */
+extern void at_bins_count_slots(int64_t *counts, int32_t nslots, const int32_t *slot, int64_t lo,
+								const int64_t *m, int32_t n);
+
 /* 1 if a and b have the same kind and parameters. */
 extern int	at_bins_same_shape(const at_bins *a, const at_bins *b);
 

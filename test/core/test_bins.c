@@ -344,10 +344,49 @@ test_text(void)
 	}
 }
 
+/*
+ * Counting integers by a slot table (striped counters for few slots, a
+ * plain loop for many or few values) gives the plain loop's counts, added
+ * to what the counts held.
+ */
+static void
+test_count_slots(void)
+{
+	at_rng		r;
+	int			bad = 0,
+				runs = 0;
+
+	at_rng_seed(&r, 12);
+	for (int32_t nslots = 1; nslots <= 130; nslots += nslots < 70 ? 3 : 29)
+		for (int32_t n = 0; n <= 300; n += n < 40 ? 1 : 37)
+		{
+			int32_t		slot[200];
+			int64_t		m[300],
+						lo = (int64_t) (at_rng_next(&r) % 1000) - 500,
+						got[130],
+						want[130];
+
+			for (int j = 0; j < 200; j++)
+				slot[j] = (int32_t) (at_rng_next(&r) % (uint64_t) nslots);
+			for (int32_t i = 0; i < n; i++)
+				/* runs of one slot as often as not: the stripes' case */
+				m[i] = lo + (i > 0 && at_rng_next(&r) % 2 ? m[i - 1] - lo : (int64_t) (at_rng_next(&r) % 200));
+			for (int32_t k = 0; k < nslots; k++)
+				got[k] = want[k] = k * 7;
+			for (int32_t i = 0; i < n; i++)
+				want[slot[m[i] - lo]]++;
+			at_bins_count_slots(got, nslots, slot, lo, m, n);
+			bad += memcmp(got, want, sizeof(int64_t) * (size_t) nslots) != 0;
+			runs++;
+		}
+	CHECK(bad == 0 && runs > 1000, "counting by a slot table = the plain loop: %d bad of %d", bad, runs);
+}
+
 void
 test_bins(void)
 {
 	test_slots();
+	test_count_slots();
 	test_cdf();
 	test_serial();
 	test_weights_at_dbl_max();
