@@ -22,6 +22,9 @@ main(void)
 	test_bins();
 	test_samples();
 	test_value_counts();
+	test_rng();
+	test_summary();
+	test_util_quantiles();
 	printf("1..%d\n", tap_count);
 	return tap_failed ? 1 : 0;
 }

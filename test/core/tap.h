@@ -73,5 +73,8 @@ void		test_generate_util(void);
 void		test_generate_util_model(void);
 void		test_samples(void);
 void		test_value_counts(void);
+void		test_rng(void);
+void		test_summary(void);
+void		test_util_quantiles(void);
 
 #endif

@@ -3,6 +3,7 @@
 #  - src/core/README.md: the first column of its table names every file of
 #    src/core/ (brace forms like `occupancy.{c,h}` expanded), and nothing
 #    that is not there;
+#  - every src/core/NAME.c has its unit tests, test/core/test_NAME.c;
 #  - CONTRIBUTING.md, "## Layout": every path of the table's first column
 #    exists (a file, a directory with tracked files, or a glob), every
 #    tracked file is under one of them, and the rows that list their
@@ -21,6 +22,11 @@ named=$(grep '^| `' "$core_readme" | cut -d'|' -f2 | ticks | sed 's|^|src/core/|
 files=$(grep '^src/core/' <<<"$tracked" | grep -vx 'src/core/README.md' | sort -u)
 check_eq "src/core files missing from src/core/README.md" "$(comm -23 <(echo "$files") <(echo "$named") | tr '\n' ' ')" ""
 check_eq "src/core/README.md names files not in src/core" "$(comm -13 <(echo "$files") <(echo "$named") | tr '\n' ' ')" ""
+
+# ---- every core file has its unit tests: src/core/NAME.c, test/core/test_NAME.c ----
+untested=$(grep -E '^src/core/[^/]+\.c$' <<<"$tracked" | sed -E 's|^src/core/(.*)\.c$|\1|' |
+    while IFS= read -r s; do grep -qx "test/core/test_$s.c" <<<"$tracked" || echo "$s"; done | tr '\n' ' ')
+check_eq "src/core files without test/core/test_<stem>.c" "$untested" ""
 
 # ---- CONTRIBUTING.md, Layout ----
 rows=$(awk '/^## Layout/ { on = 1; next } on && /^## / { exit } on && /^\| `/' "$REPO/CONTRIBUTING.md")
@@ -90,6 +96,7 @@ if [ -z "${FILE_LISTS_ROOT:-}" ]; then
       git add -A ) >/dev/null 2>&1
     got=$(FILE_LISTS_ROOT=$T bash "$0" 2>&1 | sed -n 's/^  FAIL: //p')
     for want in "src/core files missing from src/core/README.md: got 'src/core/new.c '" \
+                "src/core files without test/core/test_<stem>.c: got 'new '" \
                 "Layout paths that are not in the tree: got 'bin/acmetrace-report '" \
                 "tracked files under no CONTRIBUTING.md Layout path: got 'extra/x '" \
                 "row src/ names every member (names): got 'new_glue.c '" \
@@ -105,6 +112,6 @@ if [ -z "${FILE_LISTS_ROOT:-}" ]; then
         grep -qF "$want" <<<"$got" && ok "self-test: drift caught: ${want%%: got*}" ||
             bad "self-test: drift not caught: $want"
     done
-    check_eq "self-test: no other check fails" "$(grep -c . <<<"$got")" 13
+    check_eq "self-test: no other check fails" "$(grep -c . <<<"$got")" 14
 fi
 finish
