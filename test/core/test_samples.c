@@ -1094,33 +1094,32 @@ test_coded(void)
 	CHECK(b[vs] == 11 && b[vs + 1] == 0 && b[vs + 2] == 0 && b[vs + 3] == 0 && nb == 100 && b[vs + 5] == 2 &&
 		  b[vs + 6] == 0 && b[vs + 7] == 4 && b[vs + 8] == 0 && b[vs + 9] == 32 && b[vs + 11] == 32,
 		  "layout: T 11, L 0, base 0, no exact values, %zu buckets, lengths up to 2, four 2-bit codes", nb);
-	memcpy(m, b, len);
-	m[vs + 1] = AT_SAMPLES_CODE_RAW + 1;
-	CHECK(at_samples_check(m, len, NULL) != NULL, "raw bits past %d refused", AT_SAMPLES_CODE_RAW);
-	memcpy(m, b, len);
-	m[vs + 3] = AT_SAMPLES_CODE_EXACT + 1;
-	CHECK(at_samples_check(m, len, NULL) != NULL, "more than %d exact values refused", AT_SAMPLES_CODE_EXACT);
-	memcpy(m, b, len);
-	m[vs + 4] = 0;
-	CHECK(at_samples_check(m, len, NULL) != NULL, "no buckets refused");
-	memcpy(m, b, len);
-	m[vs + 5] = 0;
-	CHECK(at_samples_check(m, len, NULL) != NULL, "a longest length of 0 refused");
-	memcpy(m, b, len);
-	m[vs + 5] = AT_SAMPLES_CODE_MAXLEN + 1;
-	CHECK(at_samples_check(m, len, NULL) != NULL, "a longest length past %d refused", AT_SAMPLES_CODE_MAXLEN);
-	memcpy(m, b, len);
-	m[vs + 7] = 3;
-	CHECK(at_samples_check(m, len, NULL) != NULL, "an incomplete code refused");
-	memcpy(m, b, len);
-	m[vs + 6] = 1;
-	CHECK(at_samples_check(m, len, NULL) != NULL, "an over-full code refused");
-	memcpy(m, b, len);
-	m[vs + 11] = 100;
-	CHECK(at_samples_check(m, len, NULL) != NULL, "a symbol past the last bucket refused");
-	memcpy(m, b, len);
-	m[vs + 9] = 0x80;
-	CHECK(at_samples_check(m, len, NULL) != NULL, "a symbol's varint running into the next refused");
+	{
+		/* one field changed at a time: each refused */
+		static const struct
+		{
+			int			at;			/* from vs */
+			int			byte;
+			const char *what;
+		}			bad_fields[] = {
+			{1, AT_SAMPLES_CODE_RAW + 1, "raw bits past the most"},
+			{3, AT_SAMPLES_CODE_EXACT + 1, "more exact values than the most"},
+			{4, 0, "no buckets"},
+			{5, 0, "a longest length of 0"},
+			{5, AT_SAMPLES_CODE_MAXLEN + 1, "a longest length past 15"},
+			{7, 3, "an incomplete code"},
+			{6, 1, "an over-full code"},
+			{11, 100, "a symbol past the last bucket"},
+			{9, 0x80, "a symbol's varint running into the next"},
+		};
+
+		for (size_t f = 0; f < sizeof bad_fields / sizeof bad_fields[0]; f++)
+		{
+			memcpy(m, b, len);
+			m[vs + bad_fields[f].at] = (unsigned char) bad_fields[f].byte;
+			CHECK(at_samples_check(m, len, NULL) != NULL, "%s refused", bad_fields[f].what);
+		}
+	}
 	{
 		/* 0 half the time, 33 and 66 a quarter each: lengths 1, 2, 2 (gaps 0; 33, 32) */
 		double	   *v3 = malloc(sizeof(double) * 1200);
@@ -1150,24 +1149,26 @@ test_coded(void)
 
 		CHECK(b[c0] == AT_SAMPLES_CHUNK_CODED && b[c0 + 1] == 32 && b[c0 + 2] == 16,
 			  "the first chunk is coded: 32 bytes, 16 in its first half");
-		memcpy(m, b, len);
-		m[c0 + 2]--;
-		CHECK(at_samples_check(m, len, NULL) != NULL, "a first half one byte short refused");
-		memcpy(m, b, len);
-		m[c0 + 2]++;
-		CHECK(at_samples_check(m, len, NULL) != NULL, "a first half one byte long refused");
-		memcpy(m, b, len);
-		m[c0 + 2] = 33;
-		CHECK(at_samples_check(m, len, NULL) != NULL, "a first half longer than the chunk refused");
-		memcpy(m, b, len);
-		m[0] = 1;
-		CHECK(at_samples_check(m, len, NULL) != NULL, "a coded chunk in a version-1 block refused");
-		memcpy(m, b, len);
-		m[c0 + 1]--;
-		CHECK(at_samples_check(m, len, NULL) != NULL, "a coded chunk one byte short refused");
-		memcpy(m, b, len);
-		m[c0 + 1]++;
-		CHECK(at_samples_check(m, len, NULL) != NULL, "a coded chunk one byte long refused");
+		const struct
+		{
+			size_t		at;
+			int			byte;
+			const char *what;
+		}			bad[] = {
+			{c0 + 2, b[c0 + 2] - 1, "a first half one byte short"},
+			{c0 + 2, b[c0 + 2] + 1, "a first half one byte long"},
+			{c0 + 2, 33, "a first half longer than the chunk"},
+			{0, 1, "a coded chunk in a version-1 block"},
+			{c0 + 1, b[c0 + 1] - 1, "a coded chunk one byte short"},
+			{c0 + 1, b[c0 + 1] + 1, "a coded chunk one byte long"},
+		};
+
+		for (size_t f = 0; f < sizeof bad / sizeof bad[0]; f++)
+		{
+			memcpy(m, b, len);
+			m[bad[f].at] = (unsigned char) bad[f].byte;
+			CHECK(at_samples_check(m, len, NULL) != NULL, "%s refused", bad[f].what);
+		}
 	}
 	{
 		/* one distinct value: no code (a constant chunk is smaller) */
