@@ -1,4 +1,4 @@
--- Boosted regression trees: acmetrace.gbdt_train, predict, gbdt_info, the
+-- Boosted regression trees: acmetrace.gbdt_train, gbdt_predict, gbdt_info, the
 -- model type acmetrace.gbdt and the state type acmetrace.gbdt_state.
 \getenv abs_srcdir PG_ABS_SRCDIR
 \i :abs_srcdir/test/regress_preamble.sql
@@ -15,17 +15,17 @@ CREATE TABLE models AS SELECT 'default' AS name, acmetrace.gbdt_train(x, y) AS m
 INSERT INTO models SELECT 'small', acmetrace.gbdt_train(x, y, 5, 2, 0.5) FROM t;
 SELECT name, (acmetrace.gbdt_info(m)).* FROM models ORDER BY name;
 -- learned: every row within 0.5 of its target (default model)
-SELECT count(*) AS rows, max(abs(acmetrace.predict(m, x) - y)) < 0.5 AS within_05
+SELECT count(*) AS rows, max(abs(acmetrace.gbdt_predict(m, x) - y)) < 0.5 AS within_05
   FROM t, models WHERE name = 'default';
 -- a row with x2 missing, and the same row with x2 present
-SELECT round(acmetrace.predict(m, '{4,NULL,1}')::numeric, 1) AS missing_x2,
-       round(acmetrace.predict(m, '{4,3,1}')::numeric, 1) AS present_x2,
-       round(acmetrace.predict(m, '{4,NaN,1}')::numeric, 1) AS nan_is_missing
+SELECT round(acmetrace.gbdt_predict(m, '{4,NULL,1}')::numeric, 1) AS missing_x2,
+       round(acmetrace.gbdt_predict(m, '{4,3,1}')::numeric, 1) AS present_x2,
+       round(acmetrace.gbdt_predict(m, '{4,NaN,1}')::numeric, 1) AS nan_is_missing
   FROM models WHERE name = 'default';
 -- one model per row through a join: each row gets its own model's answer
 SELECT count(*) FILTER (WHERE p <> q) AS differing
-  FROM (SELECT acmetrace.predict(mm.m, t.x) AS p,
-               (SELECT acmetrace.predict(m2.m, t.x) FROM models m2 WHERE m2.name = mm.name) AS q
+  FROM (SELECT acmetrace.gbdt_predict(mm.m, t.x) AS p,
+               (SELECT acmetrace.gbdt_predict(m2.m, t.x) FROM models m2 WHERE m2.name = mm.name) AS q
           FROM t CROSS JOIN models mm ORDER BY t.i, mm.name) z;
 
 -- The same rows in any order, or through parallel workers, give the same model.
@@ -67,9 +67,9 @@ SELECT acmetrace.gbdt_train(x, NULL) IS NULL AS null_targets FROM t;
 SELECT acmetrace.gbdt_train(NULL, y) IS NULL AS null_features FROM t;
 SELECT acmetrace.gbdt_train(x, 'NaN') IS NULL AS nan_targets FROM t;
 SELECT (acmetrace.gbdt_info(acmetrace.gbdt_train(x, 7))).leaves AS constant_leaves,
-       acmetrace.predict(acmetrace.gbdt_train(x, 7), '{1,2,3}') AS constant_prediction FROM t;
-SELECT acmetrace.predict(NULL, '{1,2,3}') IS NULL AS null_model,
-       acmetrace.predict(m, NULL) IS NULL AS null_features FROM models WHERE name = 'small';
+       acmetrace.gbdt_predict(acmetrace.gbdt_train(x, 7), '{1,2,3}') AS constant_prediction FROM t;
+SELECT acmetrace.gbdt_predict(NULL, '{1,2,3}') IS NULL AS null_model,
+       acmetrace.gbdt_predict(m, NULL) IS NULL AS null_features FROM models WHERE name = 'small';
 
 -- Bad arguments.
 \set VERBOSITY default
@@ -93,9 +93,9 @@ SELECT acmetrace.gbdt_train(x, y, 10, 3, NULL) FROM t;
 \echo :LAST_ERROR_SQLSTATE
 SELECT acmetrace.gbdt_train(x, y, 10, 3 + (i % 2), 0.1) FROM t;
 \echo :LAST_ERROR_SQLSTATE
-SELECT acmetrace.predict(m, '{1,2}') FROM models WHERE name = 'small';
+SELECT acmetrace.gbdt_predict(m, '{1,2}') FROM models WHERE name = 'small';
 \echo :LAST_ERROR_SQLSTATE
-SELECT acmetrace.predict(m, '{1,2,Infinity}') FROM models WHERE name = 'small';
+SELECT acmetrace.gbdt_predict(m, '{1,2,Infinity}') FROM models WHERE name = 'small';
 \echo :LAST_ERROR_SQLSTATE
 \set VERBOSITY terse
 
@@ -126,7 +126,7 @@ BEGIN
             BEGIN
                 m := (overlay(txt PLACING d FROM pos FOR 1))::acmetrace.gbdt;
                 a := a + 1;
-                IF acmetrace.predict(m, array_fill(1::float8, ARRAY[(acmetrace.gbdt_info(m)).features])) IS NOT NULL THEN
+                IF acmetrace.gbdt_predict(m, array_fill(1::float8, ARRAY[(acmetrace.gbdt_info(m)).features])) IS NOT NULL THEN
                     p := p + 1;
                 END IF;
             EXCEPTION WHEN invalid_text_representation THEN r := r + 1;

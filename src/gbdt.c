@@ -1,7 +1,7 @@
 /*
  * gbdt.c: fmgr glue of the boosted regression trees (src/core/gbdt.c):
  * the model type acmetrace.gbdt, the training aggregate gbdt_train with its
- * state type acmetrace.gbdt_state, predict and gbdt_info.
+ * state type acmetrace.gbdt_state, gbdt_predict and gbdt_info.
  *
  * The state holds the training rows, kept as an expanded object updated in
  * place; its flat form is the core's versioned rows encoding, written only
@@ -277,18 +277,18 @@ features_arg(ArrayType *a, const char *fn, int *n)
 	return x;
 }
 
-/* predict(model gbdt, features float8[]) -> float8, STRICT */
+/* gbdt_predict(model gbdt, features float8[]) -> float8, STRICT */
 Datum
 acmetrace_gbdt_predict(PG_FUNCTION_ARGS)
 {
 	const at_gbdt *m = cached_model(fcinfo);
 	int			n;
-	const double *x = features_arg(PG_GETARG_ARRAYTYPE_P(1), "predict", &n);
+	const double *x = features_arg(PG_GETARG_ARRAYTYPE_P(1), "gbdt_predict", &n);
 
 	if (n != m->nfeatures)
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-				 errmsg("predict: the model takes %d features, got %d", m->nfeatures, n),
+				 errmsg("gbdt_predict: the model takes %d features, got %d", m->nfeatures, n),
 				 errhint("Pass the features in the layout the model was trained on.")));
 	PG_RETURN_FLOAT8(at_gbdt_predict(m, x));
 }

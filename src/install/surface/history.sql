@@ -94,7 +94,7 @@ model AS (
     SELECT acmetrace.gbdt_train(f.features, ln(greatest(f.run_s, 1)), gbdt_predictions.rounds,
                                 gbdt_predictions.depth, gbdt_predictions.learning_rate) AS m
       FROM f WHERE f.submit_time < gbdt_predictions.split AND f.run_s >= 0)
-SELECT f.job_id, f.type, f.submit_time, f.run_s, exp(acmetrace.predict(model.m, f.features)),
+SELECT f.job_id, f.type, f.submit_time, f.run_s, exp(acmetrace.gbdt_predict(model.m, f.features)),
        f.submit_time < gbdt_predictions.split AND f.run_s >= 0
   FROM f CROSS JOIN model
 $$;

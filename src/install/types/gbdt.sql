@@ -113,11 +113,11 @@ CREATE AGGREGATE acmetrace.gbdt_train(features double precision[], target double
 COMMENT ON AGGREGATE acmetrace.gbdt_train(double precision[], double precision, integer, integer, double precision) IS
   'Gradient-boosted regression trees with rounds trees (1..10000) of at most depth splits (1..10), each scaled by learning_rate (0..1]; splits on 64 histogram bins per feature, leaves of at least 20 rows. Otherwise as the two-argument form.';
 
-CREATE FUNCTION acmetrace.predict(model acmetrace.gbdt, features double precision[])
+CREATE FUNCTION acmetrace.gbdt_predict(model acmetrace.gbdt, features double precision[])
 RETURNS double precision
 AS 'MODULE_PATHNAME', 'acmetrace_gbdt_predict'
 LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
-COMMENT ON FUNCTION acmetrace.predict(acmetrace.gbdt, double precision[]) IS
+COMMENT ON FUNCTION acmetrace.gbdt_predict(acmetrace.gbdt, double precision[]) IS
   'The model''s prediction for one row of features (as many as it was trained on; NULL or NaN is missing). The model is decoded once per query while it stays the same.';
 
 CREATE FUNCTION acmetrace.gbdt_info(model acmetrace.gbdt,
