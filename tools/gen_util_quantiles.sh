@@ -21,7 +21,7 @@ END {
     print " */"
     print "#include <string.h>"
     print ""
-    print "#include \"generate_util.h\""
+    print "#include \"util_quantiles.h\""
     print ""
     for (i = 1; i <= nk; i++) {
         k = order[i]

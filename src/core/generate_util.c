@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "generate_util.h"
+#include "util_quantiles.h"
 
 void
 at_format_utc(int64_t unix_s, char out[26])

@@ -33,15 +33,6 @@ extern size_t at_util_line(char *buf, int series, int64_t unix_s, uint64_t seed,
 /* ---- the realistic model (per-GPU or per-server files) ---- */
 
 /*
- * The published per-sample distribution of a cluster's metric (1,000
- * quantiles at probabilities i/999, src/core/util_quantiles.c), or NULL.
- * Tables: GPU_UTIL, SM_ACTIVE_PCT, SM_OCCUPANCY_PCT, GPU_MEM_PCT,
- * NODE_CPU_UTILIZATION, NODE_MEMORY_UTILIZATION (seren, kalos), GPU_UTIL
- * (philly).
- */
-extern const double *at_util_quantiles(const char *cluster, const char *metric);
-
-/*
  * Per-series state of the model.  Each series alternates between idle and
  * busy runs (log-uniform lengths, 10 minutes to 12 hours busy; idle runs
  * scaled so the stationary idle share is the table's share of values <= 1).

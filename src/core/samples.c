@@ -2644,7 +2644,7 @@ at_samples_window(const unsigned char *buf, size_t len, int64_t from, int64_t to
 	if (from >= to || to <= info.first_ts || from > info.last_ts)
 		return 0;
 	/* a block just read from a page is seldom in cache: its code loads while times decode */
-	for (int j = 0; j < 4 && vs + 64 * j < end; j++)
+	for (size_t j = 0; j < 4 && 64 * j < (size_t) (end - vs); j++)
 		PREFETCH(vs + 64 * j);
 	tdec_init(&t, buf);
 	if (t.enc != AT_SAMPLES_T_DOD && from > info.first_ts)
@@ -2726,7 +2726,7 @@ at_samples_window(const unsigned char *buf, size_t len, int64_t from, int64_t to
 				const char *msg;
 
 				/* the window's bits load while the code builds */
-				for (int j = 0; j < 4 && c.bits + 64 * j < end; j++)
+				for (size_t j = 0; j < 4 && 64 * j < (size_t) (end - c.bits); j++)
 					PREFETCH(c.bits + 64 * j);
 				code_read(code_table, end, &code, 0, 0, &msg);
 				built = 1;

@@ -5,7 +5,7 @@
  */
 #include <string.h>
 
-#include "generate_util.h"
+#include "util_quantiles.h"
 
 static const double q1[1000] = {
 	0.0000, 0.0000, 0.0000, 0.0000, 0.0000, 0.0000, 0.0000, 0.0000,

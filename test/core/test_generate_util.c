@@ -6,6 +6,7 @@
 #include "unpivot.h"
 #include "generate_util.h"
 #include "tap.h"
+#include "util_quantiles.h"
 
 void
 test_generate_util(void)

@@ -10,6 +10,7 @@
 #include "generate_util.h"
 #include "placement.h"
 #include "tap.h"
+#include "util_quantiles.h"
 
 typedef struct seen
 {

@@ -5,7 +5,7 @@
  */
 #include <math.h>
 
-#include "generate_util.h"
+#include "util_quantiles.h"
 #include "tap.h"
 
 void
