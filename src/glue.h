@@ -75,6 +75,18 @@ at_eo_new(MemoryContext parent, const ExpandedObjectMethods *methods, Size size,
 	return eoh;
 }
 
+/* at_eo_new under the aggregate's context (ERROR outside an aggregate). */
+#define at_agg_eo_new(fcinfo, fn, methods, type, name) \
+	((type *) at_eo_new(at_agg_context((fcinfo), (fn)), (methods), sizeof(type), (name)))
+
+/* A core routine's allocation failed. */
+static inline void
+pg_attribute_noreturn()
+at_no_memory(void)
+{
+	ereport(ERROR, (errcode(ERRCODE_OUT_OF_MEMORY), errmsg("out of memory")));
+}
+
 /*
  * Argument argno as one of our read-write expanded objects of these
  * methods, or NULL when it is NULL, flat, read-only or of another kind (the
