@@ -615,7 +615,6 @@ at_generate_jobs_next(at_generate_jobs *g, at_job *job, at_sched_status *status)
 		if ((*status = at_sched_advance(g->sched, (int64_t) t)) != AT_SCHED_OK)
 			return false;
 		/* CPU or GPU: whichever keeps the share of GPU jobs at p_gpu so far */
-		(void) at_rng_uniform(r);
 		if ((double) g->cpu_jobs < (1 - p->p_gpu) * (double) g->submitted)
 		{
 			g->cpu_jobs++;
