@@ -13,21 +13,31 @@ OBJS       = $(GLUE_SRCS:.c=.o) $(CORE_SRCS:.c=.o)
 # The install script is concatenated from these parts, in this order.
 # types/: types, aggregates and accessors usable on any table; trace/: the
 # trace warehouse's tables (what holds data); surface/: its functions,
-# views and triggers (loaders, analyses, views), which hold no data and
-# are dropped and created again by an update.
-INSTALL_TYPES   = version sketch occupancy bins samples unpivot gbdt
-INSTALL_TRACE   = tables load philly failures utilization summaries
-INSTALL_SURFACE = settings checks bins occupancy clusters load philly export audit state_breakdown generate replay history \
-                  utilization analyses failures compare summaries views triggers
-SURFACE_PARTS = $(INSTALL_SURFACE:%=src/install/surface/%.sql)
+# views and triggers (loaders, summaries, the views' shared comments),
+# which hold no data and are dropped and created again by an update;
+# analyses/: one file per public analysis (its scan, summary path,
+# dispatcher, function and views), part of the surface, between the
+# helpers they call and the views.sql that checks every view.
+INSTALL_TYPES    = version sketch occupancy bins samples unpivot gbdt
+INSTALL_TRACE    = tables load philly failures utilization summaries
+INSTALL_SURFACE  = settings checks bins occupancy clusters load philly export audit generate replay history \
+                   utilization summaries
+INSTALL_ANALYSES = cluster_summary state_breakdown state_by_type type_distribution gpu_num_boxplot \
+                   cancelled_by_queue gpu_time_lost gpu_time_lost_weekly queue_percentiles queue_by_occupancy \
+                   duration_cdf queue_cdf gpu_num_cdf failure_taxonomy trace_comparison \
+                   util_cdf util_histogram util_polarization
+INSTALL_SURFACE_END = views triggers
+SURFACE_PARTS = $(INSTALL_SURFACE:%=src/install/surface/%.sql) \
+                $(INSTALL_ANALYSES:%=src/install/analyses/%.sql) \
+                $(INSTALL_SURFACE_END:%=src/install/surface/%.sql)
 INSTALL_PARTS = src/install/header.sql \
                 $(INSTALL_TYPES:%=src/install/types/%.sql) \
                 $(INSTALL_TRACE:%=src/install/trace/%.sql) \
                 $(SURFACE_PARTS)
 # The update from the last release: its hand-written part (types, tables,
-# data), the type and trace parts new since that release, then the surface as a
-# fresh install creates it.  At release it is frozen into upgrade/
-# (upgrade/README.md).
+# data), the type and trace parts new since that release, then the surface
+# (analyses included) as a fresh install creates it.  At release it is
+# frozen into upgrade/ (upgrade/README.md).
 UPDATE_FROM = 0.3.0
 UPDATE_NEW_TYPES = src/install/types/gbdt.sql
 UPDATE_NEW_TRACE = src/install/trace/summaries.sql

@@ -1,8 +1,9 @@
 -- acmetrace 0.3.0 -> 0.4.0, hand-written part: types, tables and data.  The
--- Makefile appends the surface (src/install/surface/: functions, views and
--- triggers, which hold no data) as a fresh install creates it, after this
--- part has dropped 0.3.0's.  test/e2e/upgrade.sh checks that 0.3.0 plus the
--- assembled script gives the same catalog as a fresh 0.4.0 install.
+-- Makefile appends the surface (src/install/surface/ and analyses/:
+-- functions, views and triggers, which hold no data) as a fresh install
+-- creates it, after this part has dropped 0.3.0's.  test/e2e/upgrade.sh
+-- checks that 0.3.0 plus the assembled script gives the same catalog as a
+-- fresh 0.4.0 install.
 \echo Use "ALTER EXTENSION acmetrace UPDATE TO '0.4.0'" to load this file. \quit
 
 -- Internal helpers move out of the public schema (header.sql).
@@ -553,4 +554,4 @@ COMMENT ON FUNCTION acmetrace.samples_send(acmetrace.samples) IS
   'Binary output function of acmetrace.samples: writes the bytes acmetrace.samples_recv reads.';
 
 -- ---- The tables new in 0.4.0 (src/install/trace/summaries.sql), then the surface
--- of 0.4.0 (src/install/surface/), follow. ----
+-- of 0.4.0 (src/install/surface/, src/install/analyses/), follow. ----

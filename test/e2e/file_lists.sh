@@ -7,7 +7,10 @@
 #  - CONTRIBUTING.md, "## Layout": every path of the table's first column
 #    exists (a file, a directory with tracked files, or a glob), every
 #    tracked file is under one of them, and the rows that list their
-#    directory's members name each of them (below) and no missing file.
+#    directory's members name each of them (below) and no missing file;
+#  - src/install/: every public analysis acmetrace.NAME (a function that
+#    calls acmetrace_internal.NAME_run) is created in one file, and its
+#    NAME_scan, NAME_summary and NAME_run in that file too.
 # Needs no server. FILE_LISTS_ROOT=DIR checks another checkout (self-test).
 . "$(dirname "$0")/lib.sh"
 REPO=${FILE_LISTS_ROOT:-$ROOT}
@@ -67,7 +70,8 @@ members() {
     esac
 }
 for spec in names:src/ names:bench/ names:tools/ names:doc/ subdirs:test/fixtures/ \
-            stems:src/install/types/ stems:src/install/trace/ stems:src/install/surface/ fuzz:test/fuzz/; do
+            stems:src/install/types/ stems:src/install/trace/ stems:src/install/surface/ \
+            stems:src/install/analyses/ fuzz:test/fuzz/; do
     rule=${spec%%:*} d=${spec#*:}
     desc=$(row "$d")
     if [ -z "$desc" ]; then bad "CONTRIBUTING.md Layout has no row for $d"; continue; fi
@@ -82,6 +86,41 @@ for spec in names:src/ names:bench/ names:tools/ names:doc/ subdirs:test/fixture
     fi
 done
 
+# ---- src/install/: one file per public analysis ----
+# Prints "analysis NAME" for each public function calling its _run, "many
+# NAME" when acmetrace.NAME is created in several files, "away NAME_x:FILE"
+# for a NAME_scan, NAME_summary or NAME_run created outside NAME's file.
+layout=$(cd "$REPO" && grep -E '^src/install/.+\.sql$' <<<"$tracked" | xargs -r perl -e '
+    my (%pub, %int, %analysis);
+    for my $f (@ARGV) {
+        open my $fh, "<", $f or next; local $/; my $t = <$fh>;
+        # a function runs to the next statement that starts a line
+        while ($t =~ /^CREATE (?:OR REPLACE )?FUNCTION (acmetrace(?:_internal)?)\.(\w+)\((.*?)(?=^(?:CREATE|COMMENT|DO|SELECT) |\z)/msg) {
+            my ($schema, $name, $rest) = ($1, $2, $3);
+            if ($schema eq "acmetrace") {
+                $pub{$name}{$f} = 1;
+                $analysis{$name} = 1 if $rest =~ /\bacmetrace_internal\.\Q$name\E_run\(/;
+            } else {
+                $int{$name}{$f} = 1;
+            }
+        }
+    }
+    for my $name (sort keys %analysis) {
+        print "analysis $name\n";
+        my @home = sort keys %{$pub{$name}};
+        if (@home != 1) { print "many $name\n"; next }
+        for my $x (map { "${name}_$_" } qw(scan summary run)) {
+            print "away $x:$_\n" for grep { $_ ne $home[0] } sort keys %{$int{$x} || {}};
+        }
+    }')
+n=$(grep -c '^analysis ' <<<"$layout")
+[ "$n" -gt 0 ] && ok "src/install/ holds $n public analyses that dispatch to their _run" ||
+    bad "src/install/: no public analysis found (a function calling acmetrace_internal.NAME_run)"
+check_eq "public analyses created in more than one file under src/install/" \
+    "$(sed -n 's/^many //p' <<<"$layout" | tr '\n' ' ')" ""
+check_eq "analysis functions created outside their public function's file" \
+    "$(sed -n 's/^away //p' <<<"$layout" | tr '\n' ' ')" ""
+
 # Self-test: in a copy of the tree's file names with one file added to each
 # checked list (and two listed files removed), each check catches its drift.
 if [ -z "${FILE_LISTS_ROOT:-}" ]; then
@@ -89,10 +128,14 @@ if [ -z "${FILE_LISTS_ROOT:-}" ]; then
     ( cd "$T" && git init -q . &&
       while IFS= read -r f; do mkdir -p "$(dirname "$f")" && : >"$f"; done <<<"$tracked" &&
       cp "$REPO/CONTRIBUTING.md" CONTRIBUTING.md && cp "$REPO/src/core/README.md" src/core/README.md &&
+      grep -E '^src/install/.+\.sql$' <<<"$tracked" | while IFS= read -r f; do cp "$REPO/$f" "$f"; done &&
       rm bench/compare.awk bin/acmetrace-report && mkdir -p extra test/fixtures/new src/install/types &&
       : >src/core/new.c && : >src/new_glue.c && : >bench/new && : >tools/new.sh && : >doc/new.md &&
       : >test/fixtures/new/x && : >src/install/types/new.sql && : >src/install/trace/new.sql &&
       : >src/install/surface/new.sql && : >test/fuzz/fuzz_new.c && : >extra/x &&
+      printf 'CREATE FUNCTION acmetrace_internal.gpu_time_lost_summary(cluster text)\n' >src/install/analyses/new.sql &&
+      printf 'CREATE FUNCTION acmetrace.queue_cdf(cluster text)\nAS %s;\n' \
+             "'SELECT * FROM acmetrace_internal.queue_cdf_run(\$1)'" >src/install/surface/new.sql &&
       git add -A ) >/dev/null 2>&1
     got=$(FILE_LISTS_ROOT=$T bash "$0" 2>&1 | sed -n 's/^  FAIL: //p')
     for want in "src/core files missing from src/core/README.md: got 'src/core/new.c '" \
@@ -108,10 +151,13 @@ if [ -z "${FILE_LISTS_ROOT:-}" ]; then
                 "row src/install/types/ names every member (stems): got 'new '" \
                 "row src/install/trace/ names every member (stems): got 'new '" \
                 "row src/install/surface/ names every member (stems): got 'new '" \
+                "row src/install/analyses/ names every member (stems): got 'new '" \
+                "public analyses created in more than one file under src/install/: got 'queue_cdf '" \
+                "analysis functions created outside their public function's file: got 'gpu_time_lost_summary:src/install/analyses/new.sql '" \
                 "row test/fuzz/ names every member (fuzz): got 'new '"; do
         grep -qF "$want" <<<"$got" && ok "self-test: drift caught: ${want%%: got*}" ||
             bad "self-test: drift not caught: $want"
     done
-    check_eq "self-test: no other check fails" "$(grep -c . <<<"$got")" 14
+    check_eq "self-test: no other check fails" "$(grep -c . <<<"$got")" 17
 fi
 finish

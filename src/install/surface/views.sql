@@ -5,102 +5,8 @@
 -- does not make it cheaper: the functions take a cluster argument when that
 -- matters.  The views run with the privileges of the user reading them
 -- (security_invoker), so table grants and row-level security still apply.
-
-CREATE VIEW acmetrace.v_cluster_summary WITH (security_invoker = true) AS
-    SELECT * FROM acmetrace.cluster_summary(NULL);
-COMMENT ON VIEW acmetrace.v_cluster_summary IS
-  'acmetrace.cluster_summary(): the published acme_cluster_summary.csv columns per loaded cluster, rounded to 3 decimals as published.';
-
-CREATE VIEW acmetrace.v_final_states WITH (security_invoker = true) AS
-    SELECT * FROM acmetrace.state_breakdown(NULL);
-COMMENT ON VIEW acmetrace.v_final_states IS
-  'Final state of GPU jobs per cluster by job count and GPU time (acmetrace.state_breakdown).';
-
-CREATE VIEW acmetrace.v_final_states_by_type WITH (security_invoker = true) AS
-    SELECT * FROM acmetrace.state_by_type(NULL);
-COMMENT ON VIEW acmetrace.v_final_states_by_type IS
-  'Final state of GPU jobs per cluster and job type by job count and GPU time (acmetrace.state_by_type).';
-
-CREATE VIEW acmetrace.v_type_distribution WITH (security_invoker = true) AS
-    SELECT * FROM acmetrace.type_distribution(NULL);
-COMMENT ON VIEW acmetrace.v_type_distribution IS
-  'Job types of GPU jobs per cluster by job count and GPU time (acmetrace.type_distribution).';
-
-CREATE VIEW acmetrace.v_gpu_num_boxplot WITH (security_invoker = true) AS
-    SELECT * FROM acmetrace.gpu_num_boxplot(NULL);
-COMMENT ON VIEW acmetrace.v_gpu_num_boxplot IS
-  'GPU count per job type as box-plot numbers (acmetrace.gpu_num_boxplot).';
-
-CREATE VIEW acmetrace.v_duration_cdf WITH (security_invoker = true) AS
-    SELECT * FROM acmetrace.duration_cdf(NULL);
-COMMENT ON VIEW acmetrace.v_duration_cdf IS
-  'CDF of GPU job duration at 1, 2, 4, ... 2^21 s, per cluster and type (acmetrace.duration_cdf).';
-
-CREATE VIEW acmetrace.v_queue_cdf WITH (security_invoker = true) AS
-    SELECT * FROM acmetrace.queue_cdf(NULL);
-COMMENT ON VIEW acmetrace.v_queue_cdf IS
-  'CDF of the queueing delay (start - submit) of GPU jobs at 0, 1, 2, 4, ... 2^21 s, per cluster and type (acmetrace.queue_cdf).';
-
-CREATE VIEW acmetrace.v_gpu_num_cdf WITH (security_invoker = true) AS
-    SELECT * FROM acmetrace.gpu_num_cdf(NULL);
-COMMENT ON VIEW acmetrace.v_gpu_num_cdf IS
-  'CDF of GPU count at 0..1024 by job count and by GPU time, per cluster (acmetrace.gpu_num_cdf).';
-
-CREATE VIEW acmetrace.v_queue_by_occupancy WITH (security_invoker = true) AS
-    SELECT * FROM acmetrace.queue_by_occupancy(NULL);
-COMMENT ON VIEW acmetrace.v_queue_by_occupancy IS
-  'Queueing delay (start - submit) of GPU jobs per cluster, type and tenth of GPU capacity allocated when they were submitted (acmetrace.queue_by_occupancy with 10 bins).';
-
-CREATE VIEW acmetrace.v_cancelled_eval_by_queue WITH (security_invoker = true) AS
-    SELECT * FROM acmetrace.cancelled_by_queue(NULL, 'Eval', 20, 300);
-COMMENT ON VIEW acmetrace.v_cancelled_eval_by_queue IS
-  'Eval GPU jobs by queueing delay (start - submit) in 20 s bins up to 300 s, then over 300 s: jobs and cancellations (acmetrace.cancelled_by_queue).';
-
-CREATE VIEW acmetrace.v_gpu_time_lost WITH (security_invoker = true) AS
-    SELECT * FROM acmetrace.gpu_time_lost(NULL);
-COMMENT ON VIEW acmetrace.v_gpu_time_lost IS
-  'GPU time of failed and cancelled GPU jobs per cluster and job type (acmetrace.gpu_time_lost).';
-
-CREATE VIEW acmetrace.v_gpu_time_lost_weekly WITH (security_invoker = true) AS
-    SELECT * FROM acmetrace.gpu_time_lost_weekly(NULL);
-COMMENT ON VIEW acmetrace.v_gpu_time_lost_weekly IS
-  'GPU time of failed and cancelled GPU jobs per cluster and week they ended (acmetrace.gpu_time_lost_weekly).';
-
-CREATE VIEW acmetrace.v_failure_taxonomy WITH (security_invoker = true) AS
-    SELECT * FROM acmetrace.failure_taxonomy(NULL);
-COMMENT ON VIEW acmetrace.v_failure_taxonomy IS
-  'Failures by category and reason with their GPU demand, duration and GPU time (acmetrace.failure_taxonomy over acmetrace.failure_reasons).';
-
-CREATE VIEW acmetrace.v_queue_delay WITH (security_invoker = true) AS
-    SELECT q.cluster, q.type, q.jobs,
-           q.percentiles[1] AS p50_s, q.percentiles[2] AS p90_s, q.percentiles[3] AS p99_s,
-           acmetrace_internal.sig3(acmetrace.mean(q.sketch)) AS mean_s,
-           acmetrace_internal.sig3(acmetrace.max(q.sketch)) AS max_s
-      FROM acmetrace.queue_percentiles(NULL) q;
-COMMENT ON VIEW acmetrace.v_queue_delay IS
-  'Queueing delay (start - submit) of GPU jobs per cluster, for all types (type NULL) and per type: p50/p90/p99 within 0.5%, mean and max, seconds with 3 significant digits (acmetrace.queue_percentiles).';
-
-CREATE VIEW acmetrace.v_gpu_util_histogram WITH (security_invoker = true) AS
-    SELECT * FROM acmetrace.util_histogram(NULL, 'GPU_UTIL', 10);
-COMMENT ON VIEW acmetrace.v_gpu_util_histogram IS
-  'Per-GPU average GPU_UTIL in 10% bins per cluster, the Spark study''s histogram (acmetrace.util_histogram).';
-
-CREATE VIEW acmetrace.v_trace_comparison WITH (security_invoker = true) AS
-SELECT * FROM acmetrace.trace_comparison(NULL);
-COMMENT ON VIEW acmetrace.v_trace_comparison IS
-  'acmetrace.trace_comparison() as a view, for BI tools: one row per loaded cluster.';
-COMMENT ON COLUMN acmetrace.v_trace_comparison.cluster IS 'Cluster name (acmetrace.clusters.cluster).';
-COMMENT ON COLUMN acmetrace.v_trace_comparison.source_format IS 'Format the cluster was loaded from: acme_seren, acme_kalos, helios, philly, generated.';
-COMMENT ON COLUMN acmetrace.v_trace_comparison.year IS 'Year of the first submission, in the cluster''s time zone.';
-COMMENT ON COLUMN acmetrace.v_trace_comparison.first_submit IS 'Earliest submit_time.';
-COMMENT ON COLUMN acmetrace.v_trace_comparison.last_submit IS 'Latest submit_time.';
-COMMENT ON COLUMN acmetrace.v_trace_comparison.span_days IS 'last_submit - first_submit in days, rounded to 2 decimals.';
-COMMENT ON COLUMN acmetrace.v_trace_comparison.months IS 'span_days / 30.44 (mean month length, 365.25 / 12), rounded to 1 decimal.';
-COMMENT ON COLUMN acmetrace.v_trace_comparison.jobs IS 'Number of jobs.';
-COMMENT ON COLUMN acmetrace.v_trace_comparison.gpu_jobs IS 'Jobs with gpu_num > 0.';
-COMMENT ON COLUMN acmetrace.v_trace_comparison.avg_gpus_per_gpu_job IS 'Mean gpu_num over the GPU jobs, rounded to 2 decimals (the paper''s GPUs per job).';
-COMMENT ON COLUMN acmetrace.v_trace_comparison.gpus IS 'GPU capacity (acmetrace.clusters.gpu_capacity); NULL when unknown.';
-COMMENT ON COLUMN acmetrace.v_trace_comparison.peak_allocated IS 'Most GPUs allocated at one instant by started GPU jobs (no end_time: held to the end; end_time < start_time: left out).';
+-- Each view is created with its analysis (src/install/analyses/); this
+-- part, after all of them, sets and checks what every view shares.
 
 -- Every view of the extension, wherever it is defined, reads with the
 -- reader's privileges.
@@ -242,7 +148,7 @@ BEGIN
     IF missing <> '' THEN
         RAISE EXCEPTION 'view columns without a comment:%', missing
             USING ERRCODE = 'invalid_object_definition',
-                  HINT = 'Add the column to the common or specific comments in src/install/trace/views.sql.';
+                  HINT = 'Add the column to the common or specific comments in src/install/surface/views.sql.';
     END IF;
 END
 $do$;

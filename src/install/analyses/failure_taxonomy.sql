@@ -1,0 +1,99 @@
+-- acmetrace.failure_taxonomy: the paper's failure table over
+-- acmetrace.failure_reasons.
+
+-- Rows are (category, reason) pairs plus one row with NULL category and
+-- reason for failed jobs nobody classified, so the shares add up to 100%.
+CREATE FUNCTION acmetrace_internal.failure_taxonomy_scan(cluster text DEFAULT NULL)
+RETURNS TABLE (cluster text, category text, reason text, jobs bigint, avg_gpus numeric,
+               avg_minutes numeric, gpu_time numeric, gpu_time_pct numeric)
+LANGUAGE sql STABLE PARALLEL SAFE
+AS $$
+    SELECT s.cluster, s.category, s.reason, s.n, s.g, s.m, s.t,
+           acmetrace_internal.pct(s.t, sum(s.t) OVER (PARTITION BY s.cluster))
+      FROM (SELECT j.cluster, r.category, r.reason, count(*) AS n,
+                   round(avg(j.gpu_num), 2) AS g,
+                   acmetrace_internal.sig3((avg(j.duration) / 60)::float8) AS m,
+                   coalesce(sum(j.duration * j.gpu_num), 0) AS t
+              FROM acmetrace.jobs j
+              LEFT JOIN acmetrace.failure_reasons r ON r.cluster = j.cluster AND r.job_id = j.job_id
+             WHERE acmetrace_internal.known_cluster(failure_taxonomy_scan.cluster)
+               AND (r.job_id IS NOT NULL OR j.final_state = 'FAILED')
+               AND (failure_taxonomy_scan.cluster IS NULL OR j.cluster = failure_taxonomy_scan.cluster)
+             GROUP BY j.cluster, r.category, r.reason) s
+     ORDER BY s.cluster COLLATE "C", s.category IS NULL, s.t DESC, s.category COLLATE "C", s.reason COLLATE "C"
+$$;
+COMMENT ON FUNCTION acmetrace_internal.failure_taxonomy_scan(text) IS
+  'The scan path of acmetrace.failure_taxonomy: reads acmetrace.jobs.';
+
+-- Classified jobs are few: read through the join, as the scan does; the
+-- failed jobs nobody classified are the summary's failed jobs minus the
+-- classified ones among them.
+CREATE FUNCTION acmetrace_internal.failure_taxonomy_summary(cluster text)
+RETURNS TABLE (cluster text, category text, reason text, jobs bigint, avg_gpus numeric,
+               avg_minutes numeric, gpu_time numeric, gpu_time_pct numeric)
+LANGUAGE sql STABLE PARALLEL SAFE
+AS $$
+    WITH k AS (
+        SELECT j.cluster, r.category, r.reason, j.final_state = 'FAILED' AS failed, j.gpu_num, j.duration
+          FROM acmetrace.failure_reasons r
+          JOIN acmetrace.jobs j ON j.cluster = r.cluster AND j.job_id = r.job_id
+         WHERE (failure_taxonomy_summary.cluster IS NULL OR r.cluster = failure_taxonomy_summary.cluster)),
+    a AS (  -- per group: jobs, gpu_num sum and count, duration sum and count, GPU time
+        SELECT k.cluster, k.category, k.reason, count(*) AS n, sum(k.gpu_num::bigint) AS sg, count(k.gpu_num) AS ng,
+               sum(k.duration) AS sd, count(k.duration) AS nd, sum(k.duration * k.gpu_num) AS t
+          FROM k GROUP BY k.cluster, k.category, k.reason
+        UNION ALL
+        SELECT f.cluster, NULL, NULL, f.n - coalesce(x.n, 0), f.sg - coalesce(x.sg, 0), f.ng - coalesce(x.ng, 0),
+               f.sd - coalesce(x.sd, 0), f.nd - coalesce(x.nd, 0), coalesce(f.t, 0) - coalesce(x.t, 0)
+          FROM (SELECT r.cluster, sum(r.jobs) AS n, sum(r.gpu_num::bigint * r.jobs) AS sg,
+                       sum(r.jobs) FILTER (WHERE r.gpu_num IS NOT NULL) AS ng,
+                       sum(r.duration_sum) AS sd, sum(r.duration_n) AS nd, sum(r.gpu_time) AS t
+                  FROM acmetrace.summary_groups r
+                 WHERE r.final_state = 'FAILED'
+                   AND (failure_taxonomy_summary.cluster IS NULL OR r.cluster = failure_taxonomy_summary.cluster)
+                 GROUP BY r.cluster) f
+          LEFT JOIN (SELECT k.cluster, count(*) AS n, sum(k.gpu_num::bigint) AS sg, count(k.gpu_num) AS ng,
+                            sum(k.duration) AS sd, count(k.duration) AS nd, sum(k.duration * k.gpu_num) AS t
+                       FROM k WHERE k.failed GROUP BY k.cluster) x ON x.cluster = f.cluster
+         WHERE f.n - coalesce(x.n, 0) > 0),
+    s AS (
+        SELECT a.cluster, a.category, a.reason, a.n::bigint AS n,
+               round(a.sg::numeric / nullif(a.ng, 0)::numeric, 2) AS g,
+               acmetrace_internal.sig3(((a.sd / nullif(a.nd, 0)::numeric) / 60)::float8) AS m,
+               coalesce(a.t, 0) AS t
+          FROM a
+         WHERE acmetrace_internal.known_cluster(failure_taxonomy_summary.cluster))
+    SELECT s.cluster, s.category, s.reason, s.n, s.g, s.m, s.t,
+           acmetrace_internal.pct(s.t, sum(s.t) OVER (PARTITION BY s.cluster))
+      FROM s
+     ORDER BY s.cluster COLLATE "C", s.category IS NULL, s.t DESC, s.category COLLATE "C", s.reason COLLATE "C"
+$$;
+
+CREATE FUNCTION acmetrace_internal.failure_taxonomy_run(a1 text)
+RETURNS TABLE (cluster text, category text, reason text, jobs bigint, avg_gpus numeric,
+               avg_minutes numeric, gpu_time numeric, gpu_time_pct numeric)
+LANGUAGE plpgsql STABLE PARALLEL SAFE
+AS $$
+BEGIN
+    IF acmetrace_internal.summarized(a1) THEN
+        RETURN QUERY SELECT * FROM acmetrace_internal.failure_taxonomy_summary(a1);
+    ELSE
+        RETURN QUERY SELECT * FROM acmetrace_internal.failure_taxonomy_scan(a1);
+    END IF;
+END
+$$;
+COMMENT ON FUNCTION acmetrace_internal.failure_taxonomy_run(text) IS
+  'acmetrace.failure_taxonomy: from the summaries when they can answer, else the scan.';
+
+CREATE FUNCTION acmetrace.failure_taxonomy(cluster text DEFAULT NULL)
+RETURNS TABLE (cluster text, category text, reason text, jobs bigint, avg_gpus numeric,
+               avg_minutes numeric, gpu_time numeric, gpu_time_pct numeric)
+LANGUAGE sql STABLE PARALLEL SAFE
+AS 'SELECT * FROM acmetrace_internal.failure_taxonomy_run($1)';
+COMMENT ON FUNCTION acmetrace.failure_taxonomy(text) IS
+  'The paper''s failure table per cluster: for each (category, reason) in failure_reasons, jobs, average GPUs (2 decimals), average minutes (published duration, 3 significant digits), GPU time (duration x gpu_num) and percent (2 decimals) of the GPU time of all classified or failed jobs. The row with NULL category and reason is failed jobs without a classification.';
+
+CREATE VIEW acmetrace.v_failure_taxonomy WITH (security_invoker = true) AS
+    SELECT * FROM acmetrace.failure_taxonomy(NULL);
+COMMENT ON VIEW acmetrace.v_failure_taxonomy IS
+  'Failures by category and reason with their GPU demand, duration and GPU time (acmetrace.failure_taxonomy over acmetrace.failure_reasons).';

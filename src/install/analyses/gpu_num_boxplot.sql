@@ -1,0 +1,98 @@
+-- acmetrace.gpu_num_boxplot: GPU count of GPU jobs per type, as box-plot numbers.
+
+-- Box plot numbers as matplotlib draws them: linear-interpolated quartiles,
+-- whiskers at the most extreme values within 1.5 IQR of the box.
+CREATE FUNCTION acmetrace_internal.gpu_num_boxplot_scan(cluster text DEFAULT NULL)
+RETURNS TABLE (cluster text, type text, jobs bigint, min integer, q1 numeric,
+               median numeric, q3 numeric, max integer,
+               lower_whisker integer, upper_whisker integer, outliers bigint)
+LANGUAGE sql STABLE PARALLEL SAFE
+AS $$
+    WITH q AS (
+        SELECT j.cluster, j.type,
+               percentile_cont(ARRAY[0.25, 0.5, 0.75]) WITHIN GROUP (ORDER BY j.gpu_num::float8) AS p
+          FROM acmetrace.jobs j
+         WHERE acmetrace_internal.known_cluster(gpu_num_boxplot_scan.cluster)
+           AND j.gpu_num > 0 AND (gpu_num_boxplot_scan.cluster IS NULL OR j.cluster = gpu_num_boxplot_scan.cluster)
+         GROUP BY j.cluster, j.type),
+    f AS (
+        SELECT q.cluster, q.type, q.p[1] AS q1, q.p[2] AS q2, q.p[3] AS q3,
+               q.p[1] - 1.5 * (q.p[3] - q.p[1]) AS lo_fence,
+               q.p[3] + 1.5 * (q.p[3] - q.p[1]) AS hi_fence
+          FROM q)
+    SELECT f.cluster, f.type, count(*), min(j.gpu_num),
+           round(f.q1::numeric, 2), round(f.q2::numeric, 2), round(f.q3::numeric, 2), max(j.gpu_num),
+           min(j.gpu_num) FILTER (WHERE j.gpu_num >= f.lo_fence),
+           max(j.gpu_num) FILTER (WHERE j.gpu_num <= f.hi_fence),
+           count(*) FILTER (WHERE j.gpu_num < f.lo_fence OR j.gpu_num > f.hi_fence)
+      FROM f
+      JOIN acmetrace.jobs j ON j.cluster = f.cluster AND j.type IS NOT DISTINCT FROM f.type AND j.gpu_num > 0
+     GROUP BY f.cluster, f.type, f.q1, f.q2, f.q3
+     ORDER BY f.cluster COLLATE "C", f.type COLLATE "C"
+$$;
+COMMENT ON FUNCTION acmetrace_internal.gpu_num_boxplot_scan(text) IS
+  'The scan path of acmetrace.gpu_num_boxplot: reads acmetrace.jobs.';
+
+CREATE FUNCTION acmetrace_internal.gpu_num_boxplot_summary(cluster text)
+RETURNS TABLE (cluster text, type text, jobs bigint, min integer, q1 numeric,
+               median numeric, q3 numeric, max integer,
+               lower_whisker integer, upper_whisker integer, outliers bigint)
+LANGUAGE sql STABLE PARALLEL SAFE
+AS $$
+    WITH d AS (
+        SELECT r.cluster, r.type, r.gpu_num, sum(r.jobs)::bigint AS n
+          FROM acmetrace.summary_groups r
+         WHERE acmetrace_internal.known_cluster(gpu_num_boxplot_summary.cluster)
+           AND r.gpu_num > 0 AND (gpu_num_boxplot_summary.cluster IS NULL OR r.cluster = gpu_num_boxplot_summary.cluster)
+         GROUP BY r.cluster, r.type, r.gpu_num),
+    q AS (
+        SELECT d.cluster, d.type,
+               acmetrace_internal.vc_percentiles(array_agg(d.gpu_num::float8 ORDER BY d.gpu_num), array_agg(d.n ORDER BY d.gpu_num),
+                                                 ARRAY[0.25, 0.5, 0.75]) AS p
+          FROM d GROUP BY d.cluster, d.type),
+    f AS (
+        SELECT q.cluster, q.type, q.p[1] AS q1, q.p[2] AS q2, q.p[3] AS q3,
+               q.p[1] - 1.5 * (q.p[3] - q.p[1]) AS lo_fence,
+               q.p[3] + 1.5 * (q.p[3] - q.p[1]) AS hi_fence
+          FROM q)
+    SELECT f.cluster, f.type, sum(d.n)::bigint, min(d.gpu_num),
+           round(f.q1::numeric, 2), round(f.q2::numeric, 2), round(f.q3::numeric, 2), max(d.gpu_num),
+           min(d.gpu_num) FILTER (WHERE d.gpu_num >= f.lo_fence),
+           max(d.gpu_num) FILTER (WHERE d.gpu_num <= f.hi_fence),
+           coalesce(sum(d.n) FILTER (WHERE d.gpu_num < f.lo_fence OR d.gpu_num > f.hi_fence), 0)::bigint
+      FROM f
+      JOIN d ON d.cluster = f.cluster AND d.type IS NOT DISTINCT FROM f.type
+     GROUP BY f.cluster, f.type, f.q1, f.q2, f.q3
+     ORDER BY f.cluster COLLATE "C", f.type COLLATE "C"
+$$;
+
+CREATE FUNCTION acmetrace_internal.gpu_num_boxplot_run(a1 text)
+RETURNS TABLE (cluster text, type text, jobs bigint, min integer, q1 numeric,
+               median numeric, q3 numeric, max integer,
+               lower_whisker integer, upper_whisker integer, outliers bigint)
+LANGUAGE plpgsql STABLE PARALLEL SAFE
+AS $$
+BEGIN
+    IF acmetrace_internal.summarized(a1) THEN
+        RETURN QUERY SELECT * FROM acmetrace_internal.gpu_num_boxplot_summary(a1);
+    ELSE
+        RETURN QUERY SELECT * FROM acmetrace_internal.gpu_num_boxplot_scan(a1);
+    END IF;
+END
+$$;
+COMMENT ON FUNCTION acmetrace_internal.gpu_num_boxplot_run(text) IS
+  'acmetrace.gpu_num_boxplot: from the summaries when they can answer, else the scan.';
+
+CREATE FUNCTION acmetrace.gpu_num_boxplot(cluster text DEFAULT NULL)
+RETURNS TABLE (cluster text, type text, jobs bigint, min integer, q1 numeric,
+               median numeric, q3 numeric, max integer,
+               lower_whisker integer, upper_whisker integer, outliers bigint)
+LANGUAGE sql STABLE PARALLEL SAFE
+AS 'SELECT * FROM acmetrace_internal.gpu_num_boxplot_run($1)';
+COMMENT ON FUNCTION acmetrace.gpu_num_boxplot(text) IS
+  'GPU count of GPU jobs per cluster and type as box-plot numbers: min, quartiles (linear interpolation, as percentile_cont and numpy; 2 decimals), max, whiskers at the most extreme gpu_num within 1.5 IQR of the box, and the number of jobs outside them.';
+
+CREATE VIEW acmetrace.v_gpu_num_boxplot WITH (security_invoker = true) AS
+    SELECT * FROM acmetrace.gpu_num_boxplot(NULL);
+COMMENT ON VIEW acmetrace.v_gpu_num_boxplot IS
+  'GPU count per job type as box-plot numbers (acmetrace.gpu_num_boxplot).';

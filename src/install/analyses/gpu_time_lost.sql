@@ -1,0 +1,69 @@
+-- acmetrace.gpu_time_lost: GPU time burned by jobs that failed or were
+-- cancelled.
+
+CREATE FUNCTION acmetrace_internal.gpu_time_lost_scan(cluster text DEFAULT NULL)
+RETURNS TABLE (cluster text, type text, jobs bigint, gpu_time numeric, failed_gpu_time numeric,
+               cancelled_gpu_time numeric, failed_pct numeric, cancelled_pct numeric)
+LANGUAGE sql STABLE PARALLEL SAFE
+AS $$
+    SELECT s.cluster, s.type, s.n, s.t, s.f, s.c,
+           acmetrace_internal.pct(s.f, s.t), acmetrace_internal.pct(s.c, s.t)
+      FROM (SELECT j.cluster, j.type, count(*) AS n,
+                   coalesce(sum(j.duration * j.gpu_num), 0) AS t,
+                   coalesce(sum(j.duration * j.gpu_num) FILTER (WHERE j.final_state = 'FAILED'), 0) AS f,
+                   coalesce(sum(j.duration * j.gpu_num) FILTER (WHERE j.final_state = 'CANCELLED'), 0) AS c
+              FROM acmetrace.jobs j
+             WHERE acmetrace_internal.known_cluster(gpu_time_lost_scan.cluster)
+               AND j.gpu_num > 0 AND (gpu_time_lost_scan.cluster IS NULL OR j.cluster = gpu_time_lost_scan.cluster)
+             GROUP BY j.cluster, j.type) s
+     ORDER BY s.cluster COLLATE "C", s.type COLLATE "C"
+$$;
+COMMENT ON FUNCTION acmetrace_internal.gpu_time_lost_scan(text) IS
+  'The scan path of acmetrace.gpu_time_lost: reads acmetrace.jobs.';
+
+CREATE FUNCTION acmetrace_internal.gpu_time_lost_summary(cluster text)
+RETURNS TABLE (cluster text, type text, jobs bigint, gpu_time numeric, failed_gpu_time numeric,
+               cancelled_gpu_time numeric, failed_pct numeric, cancelled_pct numeric)
+LANGUAGE sql STABLE PARALLEL SAFE
+AS $$
+    SELECT s.cluster, s.type, s.n, s.t, s.f, s.c,
+           acmetrace_internal.pct(s.f, s.t), acmetrace_internal.pct(s.c, s.t)
+      FROM (SELECT r.cluster, r.type, sum(r.jobs)::bigint AS n,
+                   coalesce(sum(r.gpu_time), 0) AS t,
+                   coalesce(sum(r.gpu_time) FILTER (WHERE r.final_state = 'FAILED'), 0) AS f,
+                   coalesce(sum(r.gpu_time) FILTER (WHERE r.final_state = 'CANCELLED'), 0) AS c
+              FROM acmetrace.summary_groups r
+             WHERE acmetrace_internal.known_cluster(gpu_time_lost_summary.cluster)
+               AND r.gpu_num > 0 AND (gpu_time_lost_summary.cluster IS NULL OR r.cluster = gpu_time_lost_summary.cluster)
+             GROUP BY r.cluster, r.type) s
+     ORDER BY s.cluster COLLATE "C", s.type COLLATE "C"
+$$;
+
+CREATE FUNCTION acmetrace_internal.gpu_time_lost_run(a1 text)
+RETURNS TABLE (cluster text, type text, jobs bigint, gpu_time numeric, failed_gpu_time numeric,
+               cancelled_gpu_time numeric, failed_pct numeric, cancelled_pct numeric)
+LANGUAGE plpgsql STABLE PARALLEL SAFE
+AS $$
+BEGIN
+    IF acmetrace_internal.summarized(a1) THEN
+        RETURN QUERY SELECT * FROM acmetrace_internal.gpu_time_lost_summary(a1);
+    ELSE
+        RETURN QUERY SELECT * FROM acmetrace_internal.gpu_time_lost_scan(a1);
+    END IF;
+END
+$$;
+COMMENT ON FUNCTION acmetrace_internal.gpu_time_lost_run(text) IS
+  'acmetrace.gpu_time_lost: from the summaries when they can answer, else the scan.';
+
+CREATE FUNCTION acmetrace.gpu_time_lost(cluster text DEFAULT NULL)
+RETURNS TABLE (cluster text, type text, jobs bigint, gpu_time numeric, failed_gpu_time numeric,
+               cancelled_gpu_time numeric, failed_pct numeric, cancelled_pct numeric)
+LANGUAGE sql STABLE PARALLEL SAFE
+AS 'SELECT * FROM acmetrace_internal.gpu_time_lost_run($1)';
+COMMENT ON FUNCTION acmetrace.gpu_time_lost(text) IS
+  'Per cluster and job type: GPU jobs, GPU time (duration x gpu_num) of all of them, of failed ones (TIMEOUT and NODE_FAIL included) and of cancelled ones, and the two percents.';
+
+CREATE VIEW acmetrace.v_gpu_time_lost WITH (security_invoker = true) AS
+    SELECT * FROM acmetrace.gpu_time_lost(NULL);
+COMMENT ON VIEW acmetrace.v_gpu_time_lost IS
+  'GPU time of failed and cancelled GPU jobs per cluster and job type (acmetrace.gpu_time_lost).';

@@ -1,0 +1,82 @@
+-- acmetrace.queue_percentiles and the view v_queue_delay: queueing delay
+-- percentiles within 0.5%.
+
+-- Queueing delay percentiles: plain SQL over delay_sketch_agg, so the
+-- executor brings parallel workers, partitions, foreign tables and
+-- row-level security.  The same jobs as queue_cdf.
+CREATE FUNCTION acmetrace_internal.queue_percentiles_scan(cluster text DEFAULT NULL,
+                                            fractions double precision[] DEFAULT '{0.5,0.9,0.99}',
+                                            all_jobs boolean DEFAULT false)
+RETURNS TABLE (cluster text, type text, jobs bigint, percentiles numeric[], sketch acmetrace.delay_sketch)
+LANGUAGE sql STABLE PARALLEL SAFE
+AS $$
+    SELECT s.cluster, s.type, acmetrace.count(s.sk),
+           ARRAY(SELECT acmetrace_internal.sig3(p.v)
+                   FROM unnest(acmetrace.percentiles(s.sk, fractions)) WITH ORDINALITY p(v, k) ORDER BY p.k),
+           s.sk
+      FROM (SELECT j.cluster, CASE WHEN grouping(j.type) = 0 THEN j.type END AS type,
+                   acmetrace.delay_sketch_agg(j.wait_s) AS sk
+              FROM acmetrace.jobs j
+             WHERE acmetrace_internal.known_cluster(queue_percentiles_scan.cluster)
+               AND acmetrace_internal.check_fractions(fractions)
+               AND j.wait_s >= 0 AND (j.gpu_num > 0 OR coalesce(all_jobs, false))
+               AND (queue_percentiles_scan.cluster IS NULL OR j.cluster = queue_percentiles_scan.cluster)
+             GROUP BY GROUPING SETS ((j.cluster), (j.cluster, j.type))
+            HAVING grouping(j.type) = 1 OR j.type IS NOT NULL) s
+     ORDER BY s.cluster COLLATE "C", s.type COLLATE "C" NULLS FIRST
+$$;
+COMMENT ON FUNCTION acmetrace_internal.queue_percentiles_scan(text, double precision[], boolean) IS
+  'The scan path of acmetrace.queue_percentiles: reads acmetrace.jobs.';
+
+CREATE FUNCTION acmetrace_internal.queue_percentiles_summary(cluster text, fractions double precision[])
+RETURNS TABLE (cluster text, type text, jobs bigint, percentiles numeric[], sketch acmetrace.delay_sketch)
+LANGUAGE sql STABLE PARALLEL SAFE
+AS $$
+    SELECT s.cluster, s.type, acmetrace.count(s.sk),
+           ARRAY(SELECT acmetrace_internal.sig3(p.v)
+                   FROM unnest(acmetrace.percentiles(s.sk, fractions)) WITH ORDINALITY p(v, k) ORDER BY p.k),
+           s.sk
+      FROM (SELECT v.cluster, CASE WHEN grouping(v.type) = 0 THEN v.type END AS type,
+                   acmetrace.rollup(acmetrace_internal.vc_sketch(v.vals, v.counts)) AS sk
+              FROM acmetrace.summary_values v
+             WHERE acmetrace_internal.known_cluster(queue_percentiles_summary.cluster)
+               AND acmetrace_internal.check_fractions(fractions)
+               AND v.measure = 'wait'
+               AND (queue_percentiles_summary.cluster IS NULL OR v.cluster = queue_percentiles_summary.cluster)
+             GROUP BY GROUPING SETS ((v.cluster), (v.cluster, v.type))
+            HAVING grouping(v.type) = 1 OR v.type IS NOT NULL) s
+     ORDER BY s.cluster COLLATE "C", s.type COLLATE "C" NULLS FIRST
+$$;
+
+CREATE FUNCTION acmetrace_internal.queue_percentiles_run(a1 text, a2 double precision[], a3 boolean)
+RETURNS TABLE (cluster text, type text, jobs bigint, percentiles numeric[], sketch acmetrace.delay_sketch)
+LANGUAGE plpgsql STABLE PARALLEL SAFE
+AS $$
+BEGIN
+    IF acmetrace_internal.summarized(a1) AND NOT coalesce(a3, false) THEN
+        RETURN QUERY SELECT * FROM acmetrace_internal.queue_percentiles_summary(a1, a2);
+    ELSE
+        RETURN QUERY SELECT * FROM acmetrace_internal.queue_percentiles_scan(a1, a2, a3);
+    END IF;
+END
+$$;
+COMMENT ON FUNCTION acmetrace_internal.queue_percentiles_run(text, double precision[], boolean) IS
+  'acmetrace.queue_percentiles: from the summaries when they can answer, else the scan.';
+
+CREATE FUNCTION acmetrace.queue_percentiles(cluster text DEFAULT NULL,
+                                            fractions double precision[] DEFAULT '{0.5,0.9,0.99}',
+                                            all_jobs boolean DEFAULT false)
+RETURNS TABLE (cluster text, type text, jobs bigint, percentiles numeric[], sketch acmetrace.delay_sketch)
+LANGUAGE sql STABLE PARALLEL SAFE
+AS 'SELECT * FROM acmetrace_internal.queue_percentiles_run($1, $2, $3)';
+COMMENT ON FUNCTION acmetrace.queue_percentiles(text, double precision[], boolean) IS
+  'Queueing delay (start_time - submit_time, seconds, 3 significant digits) percentiles of GPU jobs (all_jobs: every job) per cluster, for all types (type NULL) and per type, within 0.5%; jobs that never started or started before their submit time are left out. The sketch column rolls up: acmetrace.rollup(sketch) merges clusters.';
+
+CREATE VIEW acmetrace.v_queue_delay WITH (security_invoker = true) AS
+    SELECT q.cluster, q.type, q.jobs,
+           q.percentiles[1] AS p50_s, q.percentiles[2] AS p90_s, q.percentiles[3] AS p99_s,
+           acmetrace_internal.sig3(acmetrace.mean(q.sketch)) AS mean_s,
+           acmetrace_internal.sig3(acmetrace.max(q.sketch)) AS max_s
+      FROM acmetrace.queue_percentiles(NULL) q;
+COMMENT ON VIEW acmetrace.v_queue_delay IS
+  'Queueing delay (start - submit) of GPU jobs per cluster, for all types (type NULL) and per type: p50/p90/p99 within 0.5%, mean and max, seconds with 3 significant digits (acmetrace.queue_percentiles).';

@@ -1,0 +1,76 @@
+-- acmetrace.state_breakdown: the final-state breakdown of GPU jobs, by job
+-- count and by GPU time.
+
+CREATE FUNCTION acmetrace_internal.state_breakdown_scan(cluster text DEFAULT NULL)
+RETURNS TABLE (cluster text, final_state text, jobs bigint, job_pct numeric,
+               gpu_time numeric, gpu_time_pct numeric)
+LANGUAGE sql STABLE PARALLEL SAFE
+AS $$
+    SELECT s.cluster, s.final_state, s.n,
+           acmetrace_internal.pct(s.n, sum(s.n) OVER w),
+           s.t,
+           acmetrace_internal.pct(s.t, sum(s.t) OVER w)
+      FROM (SELECT j.cluster, j.final_state, count(*) AS n,
+                   sum(coalesce(j.gpu_time, j.duration * j.gpu_num)) AS t
+              FROM acmetrace.jobs j
+             WHERE acmetrace_internal.known_cluster(state_breakdown_scan.cluster)
+               AND j.gpu_num > 0
+               AND (state_breakdown_scan.cluster IS NULL OR j.cluster = state_breakdown_scan.cluster)
+             GROUP BY j.cluster, j.final_state) s
+    WINDOW w AS (PARTITION BY s.cluster)
+     ORDER BY s.cluster COLLATE "C",
+              array_position(ARRAY['COMPLETED', 'CANCELLED', 'FAILED'], s.final_state),
+              s.final_state COLLATE "C"
+$$;
+COMMENT ON FUNCTION acmetrace_internal.state_breakdown_scan(text) IS
+  'The scan path of acmetrace.state_breakdown: reads acmetrace.jobs.';
+
+CREATE FUNCTION acmetrace_internal.state_breakdown_summary(cluster text)
+RETURNS TABLE (cluster text, final_state text, jobs bigint, job_pct numeric,
+               gpu_time numeric, gpu_time_pct numeric)
+LANGUAGE sql STABLE PARALLEL SAFE
+AS $$
+    SELECT s.cluster, s.final_state, s.n,
+           acmetrace_internal.pct(s.n, sum(s.n) OVER w),
+           s.t,
+           acmetrace_internal.pct(s.t, sum(s.t) OVER w)
+      FROM (SELECT r.cluster, r.final_state, sum(r.jobs)::bigint AS n, sum(r.gpu_time_published) AS t
+              FROM acmetrace.summary_groups r
+             WHERE acmetrace_internal.known_cluster(state_breakdown_summary.cluster)
+               AND r.gpu_num > 0
+               AND (state_breakdown_summary.cluster IS NULL OR r.cluster = state_breakdown_summary.cluster)
+             GROUP BY r.cluster, r.final_state) s
+    WINDOW w AS (PARTITION BY s.cluster)
+     ORDER BY s.cluster COLLATE "C",
+              array_position(ARRAY['COMPLETED', 'CANCELLED', 'FAILED'], s.final_state),
+              s.final_state COLLATE "C"
+$$;
+
+CREATE FUNCTION acmetrace_internal.state_breakdown_run(a1 text)
+RETURNS TABLE (cluster text, final_state text, jobs bigint, job_pct numeric,
+               gpu_time numeric, gpu_time_pct numeric)
+LANGUAGE plpgsql STABLE PARALLEL SAFE
+AS $$
+BEGIN
+    IF acmetrace_internal.summarized(a1) THEN
+        RETURN QUERY SELECT * FROM acmetrace_internal.state_breakdown_summary(a1);
+    ELSE
+        RETURN QUERY SELECT * FROM acmetrace_internal.state_breakdown_scan(a1);
+    END IF;
+END
+$$;
+COMMENT ON FUNCTION acmetrace_internal.state_breakdown_run(text) IS
+  'acmetrace.state_breakdown: from the summaries when they can answer, else the scan.';
+
+CREATE FUNCTION acmetrace.state_breakdown(cluster text DEFAULT NULL)
+RETURNS TABLE (cluster text, final_state text, jobs bigint, job_pct numeric,
+               gpu_time numeric, gpu_time_pct numeric)
+LANGUAGE sql STABLE PARALLEL SAFE
+AS 'SELECT * FROM acmetrace_internal.state_breakdown_run($1)';
+COMMENT ON FUNCTION acmetrace.state_breakdown(text) IS
+  'Per cluster and final state, GPU jobs (gpu_num > 0): count and percent of jobs, GPU time (published gpu_time, else duration * gpu_num) and percent of GPU time. TIMEOUT and NODE_FAIL count as FAILED.';
+
+CREATE VIEW acmetrace.v_final_states WITH (security_invoker = true) AS
+    SELECT * FROM acmetrace.state_breakdown(NULL);
+COMMENT ON VIEW acmetrace.v_final_states IS
+  'Final state of GPU jobs per cluster by job count and GPU time (acmetrace.state_breakdown).';

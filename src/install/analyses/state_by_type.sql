@@ -1,0 +1,74 @@
+-- acmetrace.state_by_type: final states of GPU jobs per job type.
+
+-- Final states per cluster and job type (GPU jobs).
+CREATE FUNCTION acmetrace_internal.state_by_type_scan(cluster text DEFAULT NULL)
+RETURNS TABLE (cluster text, type text, final_state text, jobs bigint, job_pct numeric,
+               gpu_time numeric, gpu_time_pct numeric)
+LANGUAGE sql STABLE PARALLEL SAFE
+AS $$
+    SELECT s.cluster, s.type, s.final_state, s.n,
+           acmetrace_internal.pct(s.n, sum(s.n) OVER w),
+           s.t,
+           acmetrace_internal.pct(s.t, sum(s.t) OVER w)
+      FROM (SELECT j.cluster, j.type, j.final_state, count(*) AS n,
+                   coalesce(sum(j.duration * j.gpu_num), 0) AS t
+              FROM acmetrace.jobs j
+             WHERE acmetrace_internal.known_cluster(state_by_type_scan.cluster)
+               AND j.gpu_num > 0 AND (state_by_type_scan.cluster IS NULL OR j.cluster = state_by_type_scan.cluster)
+             GROUP BY j.cluster, j.type, j.final_state) s
+    WINDOW w AS (PARTITION BY s.cluster, s.type)
+     ORDER BY s.cluster COLLATE "C", s.type COLLATE "C",
+              array_position(ARRAY['COMPLETED', 'CANCELLED', 'FAILED'], s.final_state),
+              s.final_state COLLATE "C"
+$$;
+COMMENT ON FUNCTION acmetrace_internal.state_by_type_scan(text) IS
+  'The scan path of acmetrace.state_by_type: reads acmetrace.jobs.';
+
+CREATE FUNCTION acmetrace_internal.state_by_type_summary(cluster text)
+RETURNS TABLE (cluster text, type text, final_state text, jobs bigint, job_pct numeric,
+               gpu_time numeric, gpu_time_pct numeric)
+LANGUAGE sql STABLE PARALLEL SAFE
+AS $$
+    SELECT s.cluster, s.type, s.final_state, s.n,
+           acmetrace_internal.pct(s.n, sum(s.n) OVER w),
+           s.t,
+           acmetrace_internal.pct(s.t, sum(s.t) OVER w)
+      FROM (SELECT r.cluster, r.type, r.final_state, sum(r.jobs)::bigint AS n, coalesce(sum(r.gpu_time), 0) AS t
+              FROM acmetrace.summary_groups r
+             WHERE acmetrace_internal.known_cluster(state_by_type_summary.cluster)
+               AND r.gpu_num > 0 AND (state_by_type_summary.cluster IS NULL OR r.cluster = state_by_type_summary.cluster)
+             GROUP BY r.cluster, r.type, r.final_state) s
+    WINDOW w AS (PARTITION BY s.cluster, s.type)
+     ORDER BY s.cluster COLLATE "C", s.type COLLATE "C",
+              array_position(ARRAY['COMPLETED', 'CANCELLED', 'FAILED'], s.final_state),
+              s.final_state COLLATE "C"
+$$;
+
+CREATE FUNCTION acmetrace_internal.state_by_type_run(a1 text)
+RETURNS TABLE (cluster text, type text, final_state text, jobs bigint, job_pct numeric,
+               gpu_time numeric, gpu_time_pct numeric)
+LANGUAGE plpgsql STABLE PARALLEL SAFE
+AS $$
+BEGIN
+    IF acmetrace_internal.summarized(a1) THEN
+        RETURN QUERY SELECT * FROM acmetrace_internal.state_by_type_summary(a1);
+    ELSE
+        RETURN QUERY SELECT * FROM acmetrace_internal.state_by_type_scan(a1);
+    END IF;
+END
+$$;
+COMMENT ON FUNCTION acmetrace_internal.state_by_type_run(text) IS
+  'acmetrace.state_by_type: from the summaries when they can answer, else the scan.';
+
+CREATE FUNCTION acmetrace.state_by_type(cluster text DEFAULT NULL)
+RETURNS TABLE (cluster text, type text, final_state text, jobs bigint, job_pct numeric,
+               gpu_time numeric, gpu_time_pct numeric)
+LANGUAGE sql STABLE PARALLEL SAFE
+AS 'SELECT * FROM acmetrace_internal.state_by_type_run($1)';
+COMMENT ON FUNCTION acmetrace.state_by_type(text) IS
+  'Final state of GPU jobs per cluster and job type: jobs and their percent of the type''s jobs, GPU time (duration x gpu_num) and its percent of the type''s. TIMEOUT and NODE_FAIL count as FAILED; type NULL for traces without types.';
+
+CREATE VIEW acmetrace.v_final_states_by_type WITH (security_invoker = true) AS
+    SELECT * FROM acmetrace.state_by_type(NULL);
+COMMENT ON VIEW acmetrace.v_final_states_by_type IS
+  'Final state of GPU jobs per cluster and job type by job count and GPU time (acmetrace.state_by_type).';

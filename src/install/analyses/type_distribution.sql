@@ -1,0 +1,69 @@
+-- acmetrace.type_distribution: job types of GPU jobs by count and GPU time.
+
+CREATE FUNCTION acmetrace_internal.type_distribution_scan(cluster text DEFAULT NULL)
+RETURNS TABLE (cluster text, type text, jobs bigint, job_pct numeric,
+               gpu_time numeric, gpu_time_pct numeric)
+LANGUAGE sql STABLE PARALLEL SAFE
+AS $$
+    SELECT s.cluster, s.type, s.n,
+           acmetrace_internal.pct(s.n, sum(s.n) OVER w),
+           s.t,
+           acmetrace_internal.pct(s.t, sum(s.t) OVER w)
+      FROM (SELECT j.cluster, j.type, count(*) AS n,
+                   coalesce(sum(j.duration * j.gpu_num), 0) AS t
+              FROM acmetrace.jobs j
+             WHERE acmetrace_internal.known_cluster(type_distribution_scan.cluster)
+               AND j.gpu_num > 0 AND (type_distribution_scan.cluster IS NULL OR j.cluster = type_distribution_scan.cluster)
+             GROUP BY j.cluster, j.type) s
+    WINDOW w AS (PARTITION BY s.cluster)
+     ORDER BY s.cluster COLLATE "C", s.n DESC, s.type COLLATE "C"
+$$;
+COMMENT ON FUNCTION acmetrace_internal.type_distribution_scan(text) IS
+  'The scan path of acmetrace.type_distribution: reads acmetrace.jobs.';
+
+CREATE FUNCTION acmetrace_internal.type_distribution_summary(cluster text)
+RETURNS TABLE (cluster text, type text, jobs bigint, job_pct numeric,
+               gpu_time numeric, gpu_time_pct numeric)
+LANGUAGE sql STABLE PARALLEL SAFE
+AS $$
+    SELECT s.cluster, s.type, s.n,
+           acmetrace_internal.pct(s.n, sum(s.n) OVER w),
+           s.t,
+           acmetrace_internal.pct(s.t, sum(s.t) OVER w)
+      FROM (SELECT r.cluster, r.type, sum(r.jobs)::bigint AS n, coalesce(sum(r.gpu_time), 0) AS t
+              FROM acmetrace.summary_groups r
+             WHERE acmetrace_internal.known_cluster(type_distribution_summary.cluster)
+               AND r.gpu_num > 0 AND (type_distribution_summary.cluster IS NULL OR r.cluster = type_distribution_summary.cluster)
+             GROUP BY r.cluster, r.type) s
+    WINDOW w AS (PARTITION BY s.cluster)
+     ORDER BY s.cluster COLLATE "C", s.n DESC, s.type COLLATE "C"
+$$;
+
+CREATE FUNCTION acmetrace_internal.type_distribution_run(a1 text)
+RETURNS TABLE (cluster text, type text, jobs bigint, job_pct numeric,
+               gpu_time numeric, gpu_time_pct numeric)
+LANGUAGE plpgsql STABLE PARALLEL SAFE
+AS $$
+BEGIN
+    IF acmetrace_internal.summarized(a1) THEN
+        RETURN QUERY SELECT * FROM acmetrace_internal.type_distribution_summary(a1);
+    ELSE
+        RETURN QUERY SELECT * FROM acmetrace_internal.type_distribution_scan(a1);
+    END IF;
+END
+$$;
+COMMENT ON FUNCTION acmetrace_internal.type_distribution_run(text) IS
+  'acmetrace.type_distribution: from the summaries when they can answer, else the scan.';
+
+CREATE FUNCTION acmetrace.type_distribution(cluster text DEFAULT NULL)
+RETURNS TABLE (cluster text, type text, jobs bigint, job_pct numeric,
+               gpu_time numeric, gpu_time_pct numeric)
+LANGUAGE sql STABLE PARALLEL SAFE
+AS 'SELECT * FROM acmetrace_internal.type_distribution_run($1)';
+COMMENT ON FUNCTION acmetrace.type_distribution(text) IS
+  'Job types of GPU jobs per cluster: jobs and percent of the cluster''s GPU jobs, GPU time (duration x gpu_num) and percent of its GPU time. Most frequent type first.';
+
+CREATE VIEW acmetrace.v_type_distribution WITH (security_invoker = true) AS
+    SELECT * FROM acmetrace.type_distribution(NULL);
+COMMENT ON VIEW acmetrace.v_type_distribution IS
+  'Job types of GPU jobs per cluster by job count and GPU time (acmetrace.type_distribution).';
