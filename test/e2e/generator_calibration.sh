@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The synthetic traces reproduce the published summary and findings:
-#  - tools/calibrate_generator.sh: cluster_summary() of a generated Seren and
-#    Kalos trace at the published sizes (seed 1) within tolerance of every
+#  - tools/calibrate_generator.sh: cluster_summary() of a generated Seren
+#    trace (seed 1) and the median of five Kalos traces (seeds 1 to 5) at
+#    the published sizes within tolerance of every
 #    column of the published rows (test/fixtures/acme_cluster_summary.csv,
 #    nothing typed here);
 #  - in the generated Seren: Eval waits longer than Pretrain in the upper
