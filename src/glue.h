@@ -79,6 +79,30 @@ at_eo_new(MemoryContext parent, const ExpandedObjectMethods *methods, Size size,
 #define at_agg_eo_new(fcinfo, fn, methods, type, name) \
 	((type *) at_eo_new(at_agg_context((fcinfo), (fn)), (methods), sizeof(type), (name)))
 
+/*
+ * The fn_extra cache of a function that reads an argument once for many
+ * calls: size zeroed bytes under fn_mcxt (which lives as long as the plan)
+ * whose first field is a context of its own for what is read; a cache that
+ * is there already gets that context reset, for a new argument.
+ */
+static inline void *
+at_fn_cache_renew(FunctionCallInfo fcinfo, Size size, const char *name,
+				  Size minsize, Size initsize, Size maxsize)
+{
+	MemoryContext *c = (MemoryContext *) fcinfo->flinfo->fn_extra;
+
+	if (c == NULL)
+	{
+		c = MemoryContextAllocZero(fcinfo->flinfo->fn_mcxt, size);
+		/* name must be a string constant, as for AllocSetContextCreate */
+		*c = AllocSetContextCreateInternal(fcinfo->flinfo->fn_mcxt, name, minsize, initsize, maxsize);
+		fcinfo->flinfo->fn_extra = c;
+	}
+	else
+		MemoryContextReset(*c);
+	return c;
+}
+
 /* A core routine's allocation failed. */
 static inline void
 pg_attribute_noreturn()
@@ -109,6 +133,15 @@ at_eo_rw(FunctionCallInfo fcinfo, int argno, const ExpandedObjectMethods *method
 	}
 	return NULL;
 }
+
+/*
+ * The error of a header text[0..len) that at_header_parse (src/core/unpivot.h)
+ * refused with status, for unpivot (with its key_column key) or the loader
+ * (src/unpivot_fns.c).
+ */
+struct at_header;
+extern void unpivot_header_error(int status, const struct at_header *h, const char *text, int len,
+								 const char *key, bool loader) pg_attribute_noreturn();
 
 /* An acmetrace setting's value, NULL when empty (settings.c). */
 extern char *at_setting(const char *name);

@@ -17,6 +17,7 @@
 #include "utils/memutils.h"
 #include "utils/timestamp.h"
 
+#include "glue.h"
 #include "occupancy_type.h"
 
 PG_FUNCTION_INFO_V1(acmetrace_occupancy_in);
@@ -222,7 +223,7 @@ acmetrace_occupancy_eq(PG_FUNCTION_ARGS)
 
 typedef struct OccCache
 {
-	MemoryContext cxt;			/* holds value and key; reset on a miss */
+	MemoryContext cxt;			/* holds value and key; reset on a miss (first: at_fn_cache_renew) */
 	int			kind;			/* KEY_* below */
 	Size		keylen;
 	uint64		fingerprint;
@@ -292,15 +293,7 @@ occ_arg(FunctionCallInfo fcinfo, int argno)
 		(kind == KEY_PLAIN ? c->fingerprint == fp : memcmp(c->key, v, keylen) == 0))
 		return c->value;
 
-	if (c == NULL)
-	{
-		c = MemoryContextAllocZero(fcinfo->flinfo->fn_mcxt, sizeof(OccCache));
-		c->cxt = AllocSetContextCreate(fcinfo->flinfo->fn_mcxt, "acmetrace occupancy cache",
-									   ALLOCSET_DEFAULT_SIZES);
-		fcinfo->flinfo->fn_extra = c;
-	}
-	else
-		MemoryContextReset(c->cxt);
+	c = at_fn_cache_renew(fcinfo, sizeof(OccCache), "acmetrace occupancy cache", ALLOCSET_DEFAULT_SIZES);
 	c->kind = KEY_NONE;			/* invalid until validated */
 	c->hint = 0;
 	old = MemoryContextSwitchTo(c->cxt);

@@ -12,49 +12,28 @@
  *                     appends its cells to the open block of their series,
  *                     then returns NULL: nothing is stored in utilization_lines;
  *   AFTER STATEMENT   writes the blocks still open.
- * A series' open block holds one UTC day; a sample of another day writes it
- * to acmetrace.utilization_blocks first, merged with what is stored there.
+ * A series' open block (src/core/utilization.c) holds one UTC day; a sample
+ * of another day writes it to acmetrace.utilization_blocks first, merged
+ * with what is stored there (utilization_store.c).
  * So memory is one open block per series, whatever the file's size, and
  * there is no row per sample anywhere.  The statement is one transaction
  * step: an error anywhere loads nothing of the file.
  */
 #include "postgres.h"
 
-#include <math.h>
-
-#include "catalog/pg_type.h"
 #include "common/hashfn.h"
 #include "commands/trigger.h"
-#include "executor/spi.h"
 #include "mb/pg_wchar.h"
-#include "miscadmin.h"
 #include "utils/builtins.h"
-#include "utils/date.h"
-#include "utils/datetime.h"
-#include "utils/guc.h"
-#include "utils/hsearch.h"
 #include "utils/memutils.h"
-#include "utils/numeric.h"
 #include "utils/timestamp.h"
 
 #include "glue.h"
-#include "samples_type.h"
 #include "unpivot.h"
+#include "utilization.h"
+#include "utilization_store.h"
 
 PG_FUNCTION_INFO_V1(acmetrace_utilization_load);
-
-#define SERIES_NAME_MAX 255
-
-typedef struct open_block
-{
-	char		name[SERIES_NAME_MAX + 1];	/* hash key (key files) */
-	int32		day;			/* DateADT of the open block; n == 0: none */
-	int32		n;
-	int32		cap;
-	bool		sorted;			/* strictly increasing times so far */
-	int64	   *ts;
-	double	   *v;
-} open_block;
 
 typedef struct load_state
 {
@@ -64,29 +43,12 @@ typedef struct load_state
 	text	   *zone;			/* for times without an offset */
 	int64		lineno;			/* lines taken, the header included */
 	bool		have_header;
-	char	   *header;			/* its bytes: a repeated header is skipped */
-	int			header_len;
-	int			ncols;
-	int			key_col;		/* Philly's machineId column, or -1 */
-	char	  **names;
-	at_field   *fields;			/* room for ncols + 1 */
-	char	   *line;
-	int			line_cap;
-	open_block **col_block;		/* wide files: column -> its series */
-	HTAB	   *by_name;		/* key files: "<key>/<column>" -> series */
-	open_block **all;			/* every series, for the final flush */
-	int			nall;
-	int			capall;
-	int64		samples;		/* cells with a value */
-	int64		dups;			/* of them, already stored (or repeated) */
-	int64		blocks;			/* blocks written */
-	MemoryContext flush_cxt;
+	at_header	h;				/* the header and the line split against it */
+	at_series_set set;			/* the open blocks */
+	util_store	store;			/* where they go */
 } load_state;
 
 static load_state *current = NULL;
-static SPIPlanPtr plan_insert = NULL;
-static SPIPlanPtr plan_select = NULL;
-static SPIPlanPtr plan_update = NULL;
 
 static void
 forget_state(void *arg)
@@ -151,8 +113,9 @@ begin_load(void)
 	st->zone = (text *) MemoryContextAlloc(cxt, VARHDRSZ + strlen(zone));
 	SET_VARSIZE(st->zone, VARHDRSZ + strlen(zone));
 	memcpy(VARDATA(st->zone), zone, strlen(zone));
-	st->key_col = -1;
-	st->flush_cxt = AllocSetContextCreate(cxt, "acmetrace utilization flush", ALLOCSET_DEFAULT_SIZES);
+	st->store.metric = st->metric;
+	st->store.cluster = st->cluster;
+	st->store.cxt = AllocSetContextCreate(cxt, "acmetrace utilization flush", ALLOCSET_DEFAULT_SIZES);
 	cb = MemoryContextAlloc(cxt, sizeof(MemoryContextCallback));
 	cb->func = forget_state;
 	cb->arg = NULL;
@@ -167,110 +130,20 @@ begin_load(void)
 static void
 take_header(load_state *st, const char *data, int len)
 {
-	MemoryContext old = MemoryContextSwitchTo(st->cxt);
-	char	   *copy = pnstrdup(data, len);
-	size_t		max = 2,
-				nf,
-				pos;
-	at_csv_status s;
+	at_header_rules r = {MaxAllocSize / sizeof(at_field), AT_SERIES_NAME_MAX, true, NULL, true};
+	at_header_status s = at_header_parse(&st->h, data, len, &r, at_cxt_mem, st->cxt);
 
-	for (int i = 0; i < len; i++)
-		max += copy[i] == ',';
-	if (max > MaxAllocSize / sizeof(at_field))
-		ereport(ERROR,
-				(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
-				 errmsg("header has %zu columns, more than the loader can split", max - 1)));
-	st->fields = palloc(sizeof(at_field) * max);
-	s = at_csv_split(copy, len, st->fields, max, &nf, &pos);
-	if (s != AT_CSV_OK)
-		ereport(ERROR,
-				(errcode(ERRCODE_BAD_COPY_FILE_FORMAT),
-				 errmsg("malformed header: %s at byte %zu", at_csv_status_text(s), pos + 1)));
-	if (pg_strncasecmp(st->fields[0].start, "time", 4) != 0 || st->fields[0].len != 4)
-		ereport(ERROR,
-				(errcode(ERRCODE_BAD_COPY_FILE_FORMAT),
-				 errmsg("the first line must be the header (Time,...), got \"%s\"",
-						pnstrdup(data, pg_mbcliplen(data, len, 60))),
-				 errhint("Copy the whole file, header included, in one \\copy.")));
-	if (nf < 2)
-		ereport(ERROR,
-				(errcode(ERRCODE_BAD_COPY_FILE_FORMAT),
-				 errmsg("header has 1 column, need a time column and at least one value column"),
-				 errhint("The header is the file's first line, e.g. Time,10.140.1.10,10.140.1.54")));
-	st->ncols = (int) nf;
-	st->names = palloc(sizeof(char *) * nf);
-	for (int i = 0; i < (int) nf; i++)
-	{
-		st->names[i] = pnstrdup(st->fields[i].start, st->fields[i].len);
-		if (i > 0 && st->fields[i].len == 0)
-			ereport(ERROR,
-					(errcode(ERRCODE_BAD_COPY_FILE_FORMAT),
-					 errmsg("header column %d has no name", i + 1)));
-		if (i > 0 && st->fields[i].len > SERIES_NAME_MAX)
-			ereport(ERROR,
-					(errcode(ERRCODE_NAME_TOO_LONG),
-					 errmsg("header column %d is %zu bytes long, the limit is %d", i + 1, st->fields[i].len,
-							SERIES_NAME_MAX)));
-	}
-	/* Philly's cluster_gpu_util: a row per machine, series "<machineId>/<column>" */
-	if (nf > 2 && strcmp(st->names[1], "machineId") == 0)
-		st->key_col = 1;
-	st->fields = repalloc(st->fields, sizeof(at_field) * (nf + 1));
-	if (st->key_col < 0)
-	{
-		st->col_block = palloc0(sizeof(open_block *) * nf);
-		for (int i = 1; i < (int) nf; i++)
-		{
-			open_block *b = palloc0(sizeof(open_block));
-
-			strlcpy(b->name, st->names[i], sizeof b->name);
-			b->sorted = true;
-			st->col_block[i] = b;
-		}
-		st->all = palloc(sizeof(open_block *) * nf);
-		for (int i = 1; i < (int) nf; i++)
-			st->all[st->nall++] = st->col_block[i];
-		st->capall = (int) nf;
-	}
-	else
-	{
-		HASHCTL		ctl;
-
-		ctl.keysize = SERIES_NAME_MAX + 1;
-		ctl.entrysize = sizeof(open_block);
-		ctl.hcxt = st->cxt;
-		st->by_name = hash_create("acmetrace utilization series", 256, &ctl,
-								  HASH_ELEM | HASH_STRINGS | HASH_CONTEXT);
-		st->capall = 64;
-		st->all = palloc(sizeof(open_block *) * st->capall);
-	}
-	st->header = pnstrdup(data, len);
-	st->header_len = len;
+	if (s != AT_HEADER_OK)
+		unpivot_header_error(s, &st->h, data, len, NULL, true);
+	if (!at_series_set_init(&st->set, &st->h, at_cxt_mem, st->cxt))
+		at_no_memory();
 	st->have_header = true;
-	MemoryContextSwitchTo(old);
 }
 
 /* ---- times ---- */
 
-/* A time with its own offset or zone: anything past the date that is not the time. */
-static bool
-has_zone(const char *s)
-{
-	size_t		n = strlen(s);
-
-	for (size_t i = 10; i < n; i++)
-	{
-		char		c = s[i];
-
-		if (c == '+' || c == '-' || c == 'Z' || c == 'z')
-			return true;
-		if (isalpha((unsigned char) c) && !(i == 10 && (c == 'T' || c == 't')))
-			return true;
-	}
-	return false;
-}
-
 static void
+pg_attribute_noreturn()
 bad_time(load_state *st, const char *s)
 {
 	ereport(ERROR,
@@ -279,72 +152,28 @@ bad_time(load_state *st, const char *s)
 			 errhint("Times are text such as 2023-07-01 08:00:00+08:00 (without an offset they are read in acmetrace.time_zone) or Unix epoch seconds.")));
 }
 
-/* Epoch seconds, [-]digits[.digits], to the microsecond (rounded half up). */
-static bool
-epoch_time(load_state *st, const char *s, TimestampTz *out)
-{
-	const char *p = s;
-	bool		neg = false;
-	int64		sec = 0,
-				us = 0;
-	int			fd = 0;
-
-	if (*p == '-')
-	{
-		neg = true;
-		p++;
-	}
-	if (*p < '0' || *p > '9')
-		return false;
-	/* past 2^40 s (34,000 years) is out of PostgreSQL's range anyway */
-	for (; *p >= '0' && *p <= '9'; p++)
-	{
-		sec = sec * 10 + (*p - '0');
-		if (sec > (INT64CONST(1) << 40))
-			bad_time(st, s);
-	}
-	if (*p == '.')
-	{
-		p++;
-		if (*p < '0' || *p > '9')
-			return false;
-		for (; *p >= '0' && *p <= '9'; p++, fd++)
-			if (fd < 7)
-				us = us * 10 + (*p - '0');
-		for (int i = fd; i < 7; i++)
-			us *= 10;
-		us = (us + 5) / 10;
-	}
-	if (*p != '\0')
-		return false;
-	{
-		int64		t = sec * USECS_PER_SEC + us;
-		TimestampTz ts;
-
-		if (neg)
-			t = -t;
-		ts = t - (int64) (POSTGRES_EPOCH_JDATE - UNIX_EPOCH_JDATE) * USECS_PER_DAY;
-		if (!IS_VALID_TIMESTAMP(ts))
-			bad_time(st, s);
-		*out = ts;
-	}
-	return true;
-}
-
 static TimestampTz
 line_time(load_state *st, char *s)
 {
 	TimestampTz ts;
+	int64		us;
 
-	while (*s == ' ' || *s == '\t')
-		s++;
-	for (size_t n = strlen(s); n > 0 && (s[n - 1] == ' ' || s[n - 1] == '\t'); n--)
-		s[n - 1] = '\0';
+	s = at_trim_blanks(s);
 	if (*s == '\0')
 		bad_time(st, s);
-	if (epoch_time(st, s, &ts))
-		return ts;
-	if (has_zone(s))
+	switch (at_parse_epoch(s, &us))
+	{
+		case AT_EPOCH_RANGE:
+			bad_time(st, s);
+		case AT_EPOCH_OK:
+			ts = us - (int64) (POSTGRES_EPOCH_JDATE - UNIX_EPOCH_JDATE) * USECS_PER_DAY;
+			if (!IS_VALID_TIMESTAMP(ts))
+				bad_time(st, s);
+			return ts;
+		case AT_EPOCH_NOT:
+			break;
+	}
+	if (at_time_has_zone(s))
 		ts = DatumGetTimestampTz(DirectFunctionCall3(timestamptz_in, CStringGetDatum(s),
 													 ObjectIdGetDatum(InvalidOid), Int32GetDatum(-1)));
 	else
@@ -359,203 +188,22 @@ line_time(load_state *st, char *s)
 	return ts;
 }
 
-/* ---- writing blocks ---- */
+/* ---- the open blocks ---- */
 
 static void
-prepare_plans(void)
+append(load_state *st, at_series *b, int32 day, TimestampTz ts, double v)
 {
-	Oid			types[11] = {TEXTOID, TEXTOID, TEXTOID, DATEOID, INT4OID, FLOAT8OID, FLOAT8OID,
-	NUMERICOID, TIMESTAMPTZOID, TIMESTAMPTZOID, InvalidOid};
-	Oid			samples_type;
+	at_add_status s = at_series_add(&st->set, b, day, ts, v);
 
-	if (plan_insert != NULL)
-		return;
-	samples_type = DatumGetObjectId(DirectFunctionCall1(regtypein, CStringGetDatum("acmetrace.samples")));
-	types[10] = samples_type;
-	plan_insert = SPI_prepare("INSERT INTO acmetrace.utilization_blocks "
-							  "(metric, cluster, series, day, n, min, max, sum, first_ts, last_ts, samples) "
-							  "VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11) "
-							  "ON CONFLICT (metric, cluster, day, series) DO NOTHING", 11, types);
-	if (plan_insert == NULL)
-		elog(ERROR, "acmetrace: preparing the block insert failed: %s", SPI_result_code_string(SPI_result));
-	plan_select = SPI_prepare("SELECT samples FROM acmetrace.utilization_blocks "
-							  "WHERE metric = $1 AND cluster = $2 AND series = $3 AND day = $4 FOR UPDATE",
-							  4, types);
-	if (plan_select == NULL)
-		elog(ERROR, "acmetrace: preparing the block select failed: %s", SPI_result_code_string(SPI_result));
-	plan_update = SPI_prepare("UPDATE acmetrace.utilization_blocks "
-							  "SET n = $5, min = $6, max = $7, sum = $8, first_ts = $9, last_ts = $10, samples = $11 "
-							  "WHERE metric = $1 AND cluster = $2 AND series = $3 AND day = $4", 11, types);
-	if (plan_update == NULL)
-		elog(ERROR, "acmetrace: preparing the block update failed: %s", SPI_result_code_string(SPI_result));
-	SPI_keepplan(plan_insert);
-	SPI_keepplan(plan_select);
-	SPI_keepplan(plan_update);
-}
-
-static void
-fill_args(Datum *args, load_state *st, open_block *b, Datum samples)
-{
-	size_t		len;
-	const unsigned char *bytes = samples_bytes(samples, &len);
-	at_samples_info info;
-
-	at_samples_info_read(bytes, &info);
-	args[0] = CStringGetTextDatum(st->metric);
-	args[1] = CStringGetTextDatum(st->cluster);
-	args[2] = CStringGetTextDatum(b->name);
-	args[3] = DateADTGetDatum(b->day);
-	args[4] = Int32GetDatum(info.n);
-	args[5] = Float8GetDatum(info.min);
-	args[6] = Float8GetDatum(info.max);
-	args[7] = samples_sum(bytes, len, &info);
-	args[8] = TimestampTzGetDatum(info.first_ts);
-	args[9] = TimestampTzGetDatum(info.last_ts);
-	args[10] = samples;
-}
-
-/* Writes b's open block (merged with the stored one) and empties it. */
-static void
-flush_block(load_state *st, open_block *b)
-{
-	MemoryContext old;
-	at_samples_conflict c;
-	Datum		args[11];
-	int			rc;
-
-	if (b->n == 0)
-		return;
-	old = MemoryContextSwitchTo(st->flush_cxt);
-	if (!b->sorted)
+	if (s == AT_ADD_FLUSH)
 	{
-		int64		dups = 0;
-
-		if (at_samples_sort_dedup(b->ts, b->v, &b->n, &dups, &c) != 0)
-			samples_conflict_error(b->name, &c);
-		st->dups += dups;
+		util_store_block(&st->store, b);
+		s = at_series_add(&st->set, b, day, ts, v);
 	}
-	if (SPI_connect() != SPI_OK_CONNECT)
-		elog(ERROR, "acmetrace: SPI_connect failed");
-	prepare_plans();
-	fill_args(args, st, b, samples_make(b->ts, b->v, b->n));
-	rc = SPI_execute_plan(plan_insert, args, NULL, false, 0);
-	if (rc != SPI_OK_INSERT)
-		elog(ERROR, "acmetrace: block insert failed: %s", SPI_result_code_string(rc));
-	if (SPI_processed == 0)
-	{
-		/* a block is there: merge */
-		bool		isnull;
-		Datum		stored;
-		size_t		len;
-		const unsigned char *bytes;
-		at_samples_info info;
-		int64	   *ts,
-				   *mts;
-		double	   *v,
-				   *mv;
-		int64		dups = 0;
-		int32		n;
-
-		rc = SPI_execute_plan(plan_select, args, NULL, false, 1);
-		if (rc != SPI_OK_SELECT || SPI_processed != 1)
-			elog(ERROR, "acmetrace: the stored block of series \"%s\" vanished", b->name);
-		stored = SPI_getbinval(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 1, &isnull);
-		bytes = samples_bytes(stored, &len);
-		at_samples_info_read(bytes, &info);
-		ts = palloc(sizeof(int64) * info.n);
-		v = palloc(sizeof(double) * info.n);
-		at_samples_decode(bytes, len, ts, v);
-		mts = palloc(sizeof(int64) * ((int64) info.n + b->n));
-		mv = palloc(sizeof(double) * ((int64) info.n + b->n));
-		n = at_samples_merge(ts, v, info.n, b->ts, b->v, b->n, mts, mv, &dups, &c);
-		if (n < 0)
-			samples_conflict_error(b->name, &c);
-		if ((int64) n > AT_SAMPLES_MAX)
-			ereport(ERROR,
-					(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
-					 errmsg("series \"%s\" has more than %d samples in one day", b->name, AT_SAMPLES_MAX)));
-		st->dups += dups;
-		if (n > info.n)
-		{
-			fill_args(args, st, b, samples_make(mts, mv, n));
-			rc = SPI_execute_plan(plan_update, args, NULL, false, 0);
-			if (rc != SPI_OK_UPDATE)
-				elog(ERROR, "acmetrace: block update failed: %s", SPI_result_code_string(rc));
-			st->blocks++;
-		}
-	}
-	else
-		st->blocks++;
-	SPI_finish();
-	MemoryContextSwitchTo(old);
-	MemoryContextReset(st->flush_cxt);
-	b->n = 0;
-	b->sorted = true;
-}
-
-static void
-append(load_state *st, open_block *b, int32 day, TimestampTz ts, double v)
-{
-	if (b->n > 0 && b->day != day)
-		flush_block(st, b);
-	if (b->n == 0)
-		b->day = day;
-	else if (ts <= b->ts[b->n - 1])
-		b->sorted = false;
-	if (b->n == b->cap)
-	{
-		int32		cap = b->cap == 0 ? 64 : b->cap * 2;
-
-		if (b->cap >= AT_SAMPLES_MAX)
-			ereport(ERROR,
-					(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
-					 errmsg("series \"%s\" has more than %d samples in one day", b->name, AT_SAMPLES_MAX)));
-		if (b->ts == NULL)
-		{
-			b->ts = MemoryContextAllocHuge(st->cxt, sizeof(int64) * cap);
-			b->v = MemoryContextAllocHuge(st->cxt, sizeof(double) * cap);
-		}
-		else
-		{
-			b->ts = repalloc_huge(b->ts, sizeof(int64) * cap);
-			b->v = repalloc_huge(b->v, sizeof(double) * cap);
-		}
-		b->cap = cap;
-	}
-	b->ts[b->n] = ts;
-	b->v[b->n] = v;
-	b->n++;
-	st->samples++;
-}
-
-static open_block *
-key_block(load_state *st, const at_field *key, int col)
-{
-	char		name[SERIES_NAME_MAX + 1];
-	int			len = snprintf(name, sizeof name, "%.*s/%s", (int) key->len, key->start, st->names[col]);
-	open_block *b;
-	bool		found;
-
-	if (len > SERIES_NAME_MAX)
-		ereport(ERROR,
-				(errcode(ERRCODE_NAME_TOO_LONG),
-				 errmsg("line %lld: series name \"%.*s/%s\" is longer than %d bytes", (long long) st->lineno,
-						(int) Min(key->len, 64), key->start, st->names[col], SERIES_NAME_MAX)));
-	b = hash_search(st->by_name, name, HASH_ENTER, &found);
-	if (!found)
-	{
-		b->n = b->cap = 0;
-		b->ts = NULL;
-		b->v = NULL;
-		b->sorted = true;
-		if (st->nall == st->capall)
-		{
-			st->capall *= 2;
-			st->all = repalloc(st->all, sizeof(open_block *) * st->capall);
-		}
-		st->all[st->nall++] = b;
-	}
-	return b;
+	if (s == AT_ADD_FULL)
+		util_day_full(b->name);
+	if (s == AT_ADD_NO_MEMORY)
+		at_no_memory();
 }
 
 /* ---- a line ---- */
@@ -572,84 +220,76 @@ cell_text(const at_field *f)
 	return pnstrdup(f->start, pg_mbcliplen(f->start, (int) f->len, 64));
 }
 
+/* The series of value column col of the line. */
+static at_series *
+series_of(load_state *st, int col)
+{
+	int			too_long;
+	at_series  *b = at_series_of(&st->set, &st->h, col, &too_long);
+	const at_field *key = &st->h.fields[Max(st->h.key_col, 0)];
+
+	if (b != NULL)
+		return b;
+	if (too_long)
+		ereport(ERROR,
+				(errcode(ERRCODE_NAME_TOO_LONG),
+				 errmsg("line %lld: series name \"%.*s/%s\" is longer than %d bytes", (long long) st->lineno,
+						(int) Min(key->len, 64), key->start, st->h.names[col], AT_SERIES_NAME_MAX)));
+	at_no_memory();
+}
+
 static void
 take_line(load_state *st, const char *data, int len)
 {
-	size_t		nf,
-				pos;
-	at_csv_status s;
+	at_header  *h = &st->h;
+	at_line_status s = at_header_split_line(h, data, len);
 	TimestampTz ts;
 	int32		day;
+	double		v;
+	int			r;
 	ErrorContextCallback errcb;
 
-	if (len + 1 > st->line_cap)
-	{
-		st->line_cap = Max(len + 1, st->line_cap * 2);
-		st->line = st->line ? repalloc(st->line, st->line_cap) : MemoryContextAlloc(st->cxt, st->line_cap);
-	}
-	memcpy(st->line, data, len);
-	s = at_csv_split(st->line, len, st->fields, st->ncols + 1, &nf, &pos);
-	if (s == AT_CSV_TOO_MANY_FIELDS)
-		nf = st->ncols + 2;
-	else if (s != AT_CSV_OK)
+	if (s == AT_LINE_NO_MEMORY)
+		at_no_memory();
+	if (s == AT_LINE_MALFORMED)
 		ereport(ERROR,
 				(errcode(ERRCODE_BAD_COPY_FILE_FORMAT),
-				 errmsg("line %lld: %s at byte %zu", (long long) st->lineno, at_csv_status_text(s), pos + 1)));
-	/* one trailing comma (Philly) is an empty extra cell, not data */
-	if (nf == (size_t) st->ncols + 1 && s == AT_CSV_OK && st->fields[nf - 1].len == 0 && !st->fields[nf - 1].quoted)
-		nf--;
-	if (nf != (size_t) st->ncols)
+				 errmsg("line %lld: %s at byte %zu", (long long) st->lineno, at_csv_status_text(h->csv), h->err + 1)));
+	if (s == AT_LINE_CELLS)
 		ereport(ERROR,
 				(errcode(ERRCODE_BAD_COPY_FILE_FORMAT),
 				 errmsg("line %lld (\"%s\") has %s%zu cells, the header has %d", (long long) st->lineno,
-						cell_text(&st->fields[0]),
-						nf > (size_t) st->ncols + 1 ? "more than " : "",
-						nf > (size_t) st->ncols + 1 ? (size_t) st->ncols + 1 : nf, st->ncols),
+						cell_text(&h->fields[0]), h->err_more ? "more than " : "", h->err, h->ncols),
 				 errhint("Every line needs one cell per header column; leave a cell empty for a missing value.")));
-	st->line[(st->fields[0].start - st->line) + st->fields[0].len] = '\0';
 	errcb.callback = line_context;
 	errcb.arg = st;
 	errcb.previous = error_context_stack;
 	error_context_stack = &errcb;
-	ts = line_time(st, (char *) st->fields[0].start);
+	ts = line_time(st, (char *) h->fields[0].start);
 	error_context_stack = errcb.previous;
-	day = (int32) (ts >= 0 ? ts / USECS_PER_DAY : -((-ts + USECS_PER_DAY - 1) / USECS_PER_DAY));
+	day = at_day_of(ts);
 
-	for (int i = 1; i < st->ncols; i++)
+	for (int i = 0; (r = at_header_next_value(h, &i, &v)) != 0;)
 	{
-		double		v;
-		open_block *b;
-
-		if (i == st->key_col)
-			continue;
-		switch (at_parse_value(st->fields[i].start, st->fields[i].len, &v))
-		{
-			case AT_VALUE_MISSING:
-				continue;		/* blank, NA, NaN: no sample */
-			case AT_VALUE_INVALID:
-				ereport(ERROR,
-						(errcode(ERRCODE_INVALID_TEXT_REPRESENTATION),
-						 errmsg("line %lld, column %d (\"%s\"): invalid value \"%s\"", (long long) st->lineno,
-								i + 1, st->names[i], cell_text(&st->fields[i])),
-						 errhint("Cells are decimal numbers; empty, NA and NaN mean no measurement.")));
-				break;
-			case AT_VALUE_OK:
-				break;
-		}
-		b = st->key_col < 0 ? st->col_block[i] : key_block(st, &st->fields[st->key_col], i);
-		append(st, b, day, ts, v);
+		if (r < 0)
+			ereport(ERROR,
+					(errcode(ERRCODE_INVALID_TEXT_REPRESENTATION),
+					 errmsg("line %lld, column %d (\"%s\"): invalid value \"%s\"", (long long) st->lineno,
+							i + 1, h->names[i], cell_text(&h->fields[i])),
+					 errhint("Cells are decimal numbers; empty, NA and NaN mean no measurement.")));
+		append(st, series_of(st, i), day, ts, v);
 	}
 }
 
 static void
 end_load(load_state *st)
 {
-	for (int i = 0; i < st->nall; i++)
-		flush_block(st, st->all[i]);
-	if (st->dups > 0)
+	for (size_t i = 0; i < st->set.nall; i++)
+		util_store_block(&st->store, st->set.all[i]);
+	if (st->store.dups > 0)
 		ereport(NOTICE,
 				(errmsg("%lld of %lld %s samples of cluster %s were already stored with the same value and were skipped",
-						(long long) st->dups, (long long) st->samples, st->metric, st->cluster)));
+						(long long) st->store.dups, (long long) st->set.samples, st->metric, st->cluster)));
 	MemoryContextDelete(st->cxt);	/* clears current */
 }
 
@@ -696,9 +336,7 @@ acmetrace_utilization_load(PG_FUNCTION_ARGS)
 	line = DatumGetTextPP(d);
 	if (!current->have_header)
 		take_header(current, VARDATA_ANY(line), VARSIZE_ANY_EXHDR(line));
-	else if (VARSIZE_ANY_EXHDR(line) > 0 &&
-			 !(VARSIZE_ANY_EXHDR(line) == current->header_len &&
-			   memcmp(VARDATA_ANY(line), current->header, current->header_len) == 0))
+	else if (VARSIZE_ANY_EXHDR(line) > 0 && !at_header_same(&current->h, VARDATA_ANY(line), VARSIZE_ANY_EXHDR(line)))
 		take_line(current, VARDATA_ANY(line), VARSIZE_ANY_EXHDR(line));
 	if ((Pointer) line != DatumGetPointer(d))
 		pfree(line);

@@ -9,6 +9,9 @@ main(void)
 {
 	test_unpivot();
 	test_parse_value();
+	test_unpivot_header();
+	test_unpivot_time();
+	test_utilization();
 	test_generate_jobs();
 	test_scheduler();
 	test_placement();

@@ -1,4 +1,6 @@
-/* test_unpivot.c: unit tests of the CSV record splitter. */
+/* test_unpivot.c: unit tests of the CSV record splitter, the header and its lines, times. */
+#include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -110,4 +112,169 @@ test_parse_value(void)
 		memset(longnum, '1', sizeof longnum);
 		CHECK(at_parse_value(longnum, sizeof longnum, &v) == AT_VALUE_INVALID, "over-long cell invalid, no overflow");
 	}
+}
+
+static const at_header_rules loader_rules = {1000, 255, 1, NULL, 1};
+
+/* Parses s with r into h; the status. */
+static at_header_status
+header(at_header *h, const char *s, const at_header_rules *r)
+{
+	return at_header_parse(h, s, strlen(s), r, tap_mem, NULL);
+}
+
+/* h's line s: the status; the values it gives as "col=value" in out. */
+static at_line_status
+line_values(at_header *h, const char *s, char *out, size_t cap)
+{
+	at_line_status st = at_header_split_line(h, s, strlen(s));
+	size_t		len = 0;
+	double		v;
+	int			r;
+
+	out[0] = '\0';
+	if (st != AT_LINE_OK)
+		return st;
+	for (int i = 0; (r = at_header_next_value(h, &i, &v)) != 0 && len < cap;)
+		len += (size_t) snprintf(out + len, cap - len, r < 0 ? "%s%d=bad" : "%s%d=%g", len ? " " : "", i,
+								 v);
+	return st;
+}
+
+void
+test_unpivot_header(void)
+{
+	at_header	h;
+	at_header_rules unpivot = {1000, 0, 0, NULL, 0},
+				keyed = {1000, 0, 0, "machineId", 0};
+	char		out[256];
+
+	CHECK(header(&h, "Time,a,\"b,c\"\r\n", &loader_rules) == AT_HEADER_OK && h.ncols == 3 && h.key_col == -1 &&
+		  strcmp(h.names[0], "Time") == 0 && strcmp(h.names[2], "b,c") == 0, "header: names unquoted, CRLF off");
+	CHECK(at_header_same(&h, "Time,a,\"b,c\"\r\n", 14) && !at_header_same(&h, "Time,a,\"b,c\"", 12),
+		  "header: its text is known again byte for byte");
+	CHECK(line_values(&h, "2023-07-01 08:00,1.5,NA", out, sizeof out) == AT_LINE_OK &&
+		  strcmp(out, "1=1.5") == 0 && strcmp(h.fields[0].start, "2023-07-01 08:00") == 0,
+		  "line: missing cells skipped, the time NUL-terminated");
+	CHECK(line_values(&h, "t,1,2,", out, sizeof out) == AT_LINE_OK && strcmp(out, "1=1 2=2") == 0,
+		  "line: one trailing comma is not a cell");
+	CHECK(line_values(&h, "t,1,2,\"\"", out, sizeof out) == AT_LINE_CELLS && h.err == 4 && !h.err_more,
+		  "line: a quoted empty extra cell is a cell");
+	CHECK(line_values(&h, "t,1,2,3,4", out, sizeof out) == AT_LINE_CELLS && h.err == 4 && h.err_more,
+		  "line: too many cells are \"more than\" ncols + 1");
+	CHECK(line_values(&h, "t,1", out, sizeof out) == AT_LINE_CELLS && h.err == 2 && !h.err_more,
+		  "line: too few cells counted");
+	CHECK(line_values(&h, "t,\"1,2", out, sizeof out) == AT_LINE_MALFORMED && h.err == 2 &&
+		  h.csv == AT_CSV_UNTERMINATED_QUOTE, "line: malformed at its byte");
+	CHECK(line_values(&h, "t,x,2", out, sizeof out) == AT_LINE_OK && strcmp(out, "1=bad 2=2") == 0,
+		  "line: an invalid cell is reported at its column, then the next");
+	{
+		char		longline[5000];
+
+		memset(longline, ' ', sizeof longline);
+		memcpy(longline, "t,1,", 4);
+		longline[sizeof longline - 2] = '3';
+		longline[sizeof longline - 1] = '\0';
+		CHECK(line_values(&h, longline, out, sizeof out) == AT_LINE_OK && strcmp(out, "1=1 2=3") == 0,
+			  "line: the scratch grows for a long line");
+	}
+	at_header_free(&h);
+
+	CHECK(header(&h, "Time,machineId,gpu0,gpu1", &loader_rules) == AT_HEADER_OK && h.key_col == 1,
+		  "loader: a second column machineId is the key");
+	CHECK(line_values(&h, "t,m29,1,2", out, sizeof out) == AT_LINE_OK && strcmp(out, "2=1 3=2") == 0,
+		  "line: the key column gives no value");
+	at_header_free(&h);
+	CHECK(header(&h, "Time,machineId", &loader_rules) == AT_HEADER_OK && h.key_col == -1,
+		  "loader: machineId alone is a value column");
+	at_header_free(&h);
+	CHECK(header(&h, "Time,a,machineId,b", &loader_rules) == AT_HEADER_OK && h.key_col == -1,
+		  "loader: machineId elsewhere is a value column");
+	at_header_free(&h);
+	CHECK(header(&h, "Time,a,machineId,b", &keyed) == AT_HEADER_OK && h.key_col == 2,
+		  "unpivot: key_column anywhere after the time");
+	at_header_free(&h);
+	CHECK(header(&h, "Time,a", &keyed) == AT_HEADER_NO_KEY, "unpivot: no such key column");
+	at_header_free(&h);
+	CHECK(header(&h, "Time,machineId", &keyed) == AT_HEADER_KEY_ONLY, "unpivot: the key is the only value column");
+	at_header_free(&h);
+	CHECK(header(&h, "machineId,a", &keyed) == AT_HEADER_NO_KEY, "unpivot: the time column is never the key");
+	at_header_free(&h);
+
+	CHECK(header(&h, "tIME,a", &loader_rules) == AT_HEADER_OK, "loader: Time in any case");
+	at_header_free(&h);
+	CHECK(header(&h, "Times,a", &loader_rules) == AT_HEADER_NO_TIME && h.text == NULL, "loader: Time first");
+	at_header_free(&h);
+	CHECK(header(&h, "x,a", &unpivot) == AT_HEADER_OK, "unpivot: any first column");
+	at_header_free(&h);
+	CHECK(header(&h, "Time", &loader_rules) == AT_HEADER_ONE_COLUMN && h.err == 1, "one column");
+	at_header_free(&h);
+	CHECK(header(&h, "Time,a,,b", &loader_rules) == AT_HEADER_NO_NAME && h.err == 2, "a column without a name");
+	at_header_free(&h);
+	{
+		char		s[300] = "Time,a,";
+
+		memset(s + 7, 'x', 256);
+		s[263] = '\0';
+		CHECK(header(&h, s, &loader_rules) == AT_HEADER_NAME_TOO_LONG && h.err == 2 && h.err_len == 256,
+			  "loader: a name over 255 bytes");
+		at_header_free(&h);
+		CHECK(header(&h, s, &unpivot) == AT_HEADER_OK, "unpivot: names of any length");
+		at_header_free(&h);
+	}
+	CHECK(header(&h, "Time,\"a\"b", &loader_rules) == AT_HEADER_MALFORMED && h.err == 8 &&
+		  h.csv == AT_CSV_TEXT_AFTER_QUOTE, "malformed header at its byte");
+	at_header_free(&h);
+	{
+		at_header_rules narrow = {3, 0, 0, NULL, 0};
+
+		CHECK(header(&h, "Time,a", &narrow) == AT_HEADER_OK, "room for the fields a header may have");
+		at_header_free(&h);
+		CHECK(header(&h, "Time,a,b", &narrow) == AT_HEADER_TOO_WIDE && h.err == 3, "too wide: its bound counted");
+		at_header_free(&h);
+	}
+	{
+		tap_counted mem = {0, 0, 0};
+		int			fails = 0;
+
+		for (mem.fail_at = 1; mem.fail_at < 10; mem.fail_at++)
+		{
+			at_header_status st = at_header_parse(&h, "Time,a,b", 8, &loader_rules, tap_counted_mem, &mem);
+
+			if (st == AT_HEADER_OK && at_header_split_line(&h, "t,1,2", 5) == AT_LINE_NO_MEMORY)
+				st = AT_HEADER_NO_MEMORY;
+			fails += st == AT_HEADER_NO_MEMORY;
+			at_header_free(&h);
+			mem.calls = 0;
+		}
+		CHECK(fails == 6 && mem.live == 0, "out of memory at each allocation, nothing left (%d)", fails);
+	}
+	CHECK(at_header_legacy_key("Time,machineId,a", 16) && at_header_legacy_key("Time,machineId", 14) &&
+		  !at_header_legacy_key("Time,machineIds", 15) && !at_header_legacy_key("Time", 4) &&
+		  !at_header_legacy_key("Time,a,machineId", 16), "the releases' machineId rule");
+}
+
+void
+test_unpivot_time(void)
+{
+	int64_t		us = 0;
+	char		s[] = " \t2023-07-01 08:00 \t";
+
+	CHECK(strcmp(at_trim_blanks(s), "2023-07-01 08:00") == 0, "blanks around a time trimmed");
+	CHECK(at_parse_epoch("1688169600", &us) == AT_EPOCH_OK && us == INT64_C(1688169600000000), "epoch seconds");
+	CHECK(at_parse_epoch("-1.5", &us) == AT_EPOCH_OK && us == -1500000, "negative, fractional");
+	CHECK(at_parse_epoch("0.0000005", &us) == AT_EPOCH_OK && us == 1, "half a microsecond rounds up");
+	CHECK(at_parse_epoch("0.00000049", &us) == AT_EPOCH_OK && us == 0, "under half rounds down");
+	CHECK(at_parse_epoch("1.99999999", &us) == AT_EPOCH_OK && us == 2000000, "rounding carries into seconds");
+	CHECK(at_parse_epoch("1099511627776", &us) == AT_EPOCH_OK, "2^40 seconds");
+	CHECK(at_parse_epoch("1099511627777", &us) == AT_EPOCH_RANGE, "past 2^40 seconds");
+	CHECK(at_parse_epoch("99999999999999x", &us) == AT_EPOCH_RANGE, "out of range before any non-digit");
+	CHECK(at_parse_epoch("2023-07-01", &us) == AT_EPOCH_NOT && at_parse_epoch("1.", &us) == AT_EPOCH_NOT &&
+		  at_parse_epoch("-", &us) == AT_EPOCH_NOT && at_parse_epoch("", &us) == AT_EPOCH_NOT &&
+		  at_parse_epoch(".5", &us) == AT_EPOCH_NOT, "not epoch seconds");
+	CHECK(at_time_has_zone("2023-07-01 08:00:00+08:00") && at_time_has_zone("2023-07-01T08:00:00Z") &&
+		  at_time_has_zone("2023-07-01 08:00 PDT") && at_time_has_zone("2023-07-01 08:00-07"),
+		  "offsets and zones");
+	CHECK(!at_time_has_zone("2023-07-01 08:00:00") && !at_time_has_zone("2023-07-01T08:00:00") &&
+		  !at_time_has_zone("2023-07-01"), "local times");
 }

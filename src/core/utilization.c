@@ -1,0 +1,163 @@
+/*
+ * utilization.c: the wide-file loader's open blocks.  See utilization.h.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "samples.h"
+#include "utilization.h"
+
+#define USECS_PER_DAY ((int64_t) 86400 * 1000000)
+
+static at_series *
+new_series(at_series_set *s, const char *name)
+{
+	at_series  *b = s->mem(s->ctx, NULL, sizeof(at_series));
+
+	if (b == NULL)
+		return NULL;
+	snprintf(b->name, sizeof b->name, "%s", name);
+	b->sorted = 1;
+	return b;
+}
+
+int
+at_series_set_init(at_series_set *s, const at_header *h, at_mem_fn mem, void *ctx)
+{
+	memset(s, 0, sizeof *s);
+	s->mem = mem;
+	s->ctx = ctx;
+	if (h->key_col >= 0)
+	{
+		s->capall = 64;
+		s->all = mem(ctx, NULL, sizeof(at_series *) * s->capall);
+		return s->all != NULL && at_intern_init(&s->names, mem, ctx);
+	}
+	s->capall = (size_t) h->ncols;
+	s->all = mem(ctx, NULL, sizeof(at_series *) * s->capall);
+	s->by_col = mem(ctx, NULL, sizeof(at_series *) * (size_t) h->ncols);
+	if (s->all == NULL || s->by_col == NULL)
+		return 0;
+	for (int i = 1; i < h->ncols; i++)
+	{
+		if ((s->by_col[i] = new_series(s, h->names[i])) == NULL)
+			return 0;
+		s->all[s->nall++] = s->by_col[i];
+	}
+	return 1;
+}
+
+void
+at_series_set_free(at_series_set *s)
+{
+	for (size_t i = 0; i < s->nall; i++)
+	{
+		if (s->all[i]->ts != NULL)
+			s->mem(s->ctx, s->all[i]->ts, 0);
+		if (s->all[i]->v != NULL)
+			s->mem(s->ctx, s->all[i]->v, 0);
+		s->mem(s->ctx, s->all[i], 0);
+	}
+	if (s->all != NULL)
+		s->mem(s->ctx, s->all, 0);
+	if (s->by_col != NULL)
+		s->mem(s->ctx, s->by_col, 0);
+	at_intern_free(&s->names);
+	memset(s, 0, sizeof *s);
+}
+
+at_series *
+at_series_of(at_series_set *s, const at_header *h, int col, int *too_long)
+{
+	const at_field *key = &h->fields[h->key_col];
+	char		name[AT_SERIES_NAME_MAX + 1];
+	int			len;
+	int32_t		id;
+
+	*too_long = 0;
+	if (s->by_col != NULL)
+		return s->by_col[col];
+	len = snprintf(name, sizeof name, "%.*s/%s", (int) key->len, key->start, h->names[col]);
+	if (len < 0 || len > AT_SERIES_NAME_MAX)
+	{
+		*too_long = 1;
+		return NULL;
+	}
+	/* strlen: a NUL in the key cell ends the name, as in b->name */
+	id = at_intern_id(&s->names, name, strlen(name));
+	if (id < 0)
+		return NULL;
+	if ((size_t) id < s->nall)
+		return s->all[id];
+	if (s->nall == s->capall)
+	{
+		at_series **all = at_mem_grow(s->mem, s->ctx, s->all, sizeof(at_series *) * s->capall,
+									  sizeof(at_series *) * s->capall * 2);
+
+		if (all == NULL)
+			return NULL;
+		s->all = all;
+		s->capall *= 2;
+	}
+	if ((s->all[s->nall] = new_series(s, name)) == NULL)
+		return NULL;
+	return s->all[s->nall++];
+}
+
+/* Room for twice the samples (64 at first). */
+static at_add_status
+grow(at_series_set *s, at_series *b)
+{
+	int32_t		cap = b->cap == 0 ? 64 : b->cap * 2;
+	int64_t    *ts;
+	double	   *v;
+
+	if (b->cap >= AT_SAMPLES_MAX)
+		return AT_ADD_FULL;
+	/* the times first: grown alone, they are only roomier than cap says */
+	if ((ts = at_mem_grow(s->mem, s->ctx, b->ts, sizeof(int64_t) * (size_t) b->n,
+						  sizeof(int64_t) * (size_t) cap)) != NULL)
+		b->ts = ts;
+	if (ts == NULL ||
+		(v = at_mem_grow(s->mem, s->ctx, b->v, sizeof(double) * (size_t) b->n, sizeof(double) * (size_t) cap)) == NULL)
+		return AT_ADD_NO_MEMORY;
+	b->v = v;
+	b->cap = cap;
+	return AT_ADD_OK;
+}
+
+at_add_status
+at_series_add(at_series_set *s, at_series *b, int32_t day, int64_t ts, double v)
+{
+	if (b->n > 0 && b->day != day)
+		return AT_ADD_FLUSH;
+	if (b->n == 0)
+		b->day = day;
+	else if (ts <= b->ts[b->n - 1])
+		b->sorted = 0;
+	if (b->n == b->cap)
+	{
+		at_add_status st = grow(s, b);
+
+		if (st != AT_ADD_OK)
+			return st;
+	}
+	b->ts[b->n] = ts;
+	b->v[b->n] = v;
+	b->n++;
+	s->samples++;
+	return AT_ADD_OK;
+}
+
+void
+at_series_empty(at_series *b)
+{
+	b->n = 0;
+	b->sorted = 1;
+}
+
+int32_t
+at_day_of(int64_t us)
+{
+	return (int32_t) (us >= 0 ? us / USECS_PER_DAY : -((-us + USECS_PER_DAY - 1) / USECS_PER_DAY));
+}
