@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The two C layers keep their shape (CONTRIBUTING.md, "Layers and names"):
 #  - src/core/*.{c,h} include no PostgreSQL header;
-#  - a glue file is src/<stem>_<role>.c (role: agg, type, fns, load, scan)
+#  - a glue file is src/<stem>_<role>.c (role: agg, type, fns, load, store, scan)
 #    or one of the module's own files (acmetrace.c, settings.c, checks.c),
 #    and never shares its name with a core file;
 #  - no glue file is over 450 lines, no glue function over 80 (a function
@@ -21,7 +21,7 @@ for f in "$REPO"/src/*.c; do
     b=$(basename "$f" .c)
     case $b in
         acmetrace|settings|checks) ;;
-        *_agg|*_type|*_fns|*_load|*_scan) ;;
+        *_agg|*_type|*_fns|*_load|*_store|*_scan) ;;
         *) names="$names$b.c (no role suffix) " ;;
     esac
     [ -e "$REPO/src/core/$b.c" ] && names="$names$b.c (a core file's name) "
