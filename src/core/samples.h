@@ -89,6 +89,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "num.h"
+
 #define AT_SAMPLES_VERSION		2	/* blocks with a value code; others are written as 1 */
 #define AT_SAMPLES_VERSION_PLAIN	1
 #define AT_SAMPLES_HEADER		48
@@ -104,8 +106,7 @@
 #define AT_SAMPLES_V_RAW		1
 #define AT_SAMPLES_FLAGS(t, v)	((t) | (v) << 2)
 
-/* 10^k for each scale, exact: a scaled value is (double) m / at_samples_p10[k] */
-extern const double at_samples_p10[AT_SAMPLES_MAX_SCALE + 1];
+/* a scaled value is (double) m / at_p10[k] (num.h), k <= AT_SAMPLES_MAX_SCALE = AT_P10_MAX */
 
 /*
  * The value code of a version-2 block (see the format above): at most
@@ -203,6 +204,13 @@ extern const char *at_samples_check(const unsigned char *buf, size_t len, at_sam
 
 /* The header of a checked block. */
 extern void at_samples_info_read(const unsigned char *buf, at_samples_info *info);
+
+/*
+ * Bounds of the integers m (value = m / 10^scale) of a block with scale
+ * >= 0, from its min and max: one more each side, as min * 10^scale may
+ * round to the next integer.
+ */
+extern void at_samples_int_bounds(const at_samples_info *info, int64_t *mlo, int64_t *mhi);
 
 /* Every sample of a checked block into ts[n] and v[n] (either may be NULL). */
 extern void at_samples_decode(const unsigned char *buf, size_t len, int64_t *ts, double *v);
