@@ -1,6 +1,7 @@
 /*
- * bins_agg.c: the aggregates bins, bins_at, cdf_at and weighted_cdf_at, and
- * their state type acmetrace.bins_state.
+ * bins_agg.c: the aggregates bins, bins_at, cdf_at and weighted_cdf_at, of
+ * values and of acmetrace.samples blocks: their transition and final
+ * functions.
  *
  * The state is a bins_state (src/bins_type.h) kept as an expanded object,
  * updated in place; its parameters come from the first row and must not
@@ -8,9 +9,9 @@
  *
  * The 0.1.0 to 0.3.0 SQL declares these aggregates with STYPE internal and
  * the same C symbols: the state is then the object's read-write pointer,
- * which nodeAgg keeps as it is, so the transition, combine and final
- * functions serve both; serialize and deserialize (src/bins_type.c) remain
- * for that SQL only.
+ * which nodeAgg keeps as it is, so the transition, combine (in
+ * src/bins_type.c) and final functions serve both; serialize and
+ * deserialize (there too) remain for that SQL only.
  */
 #include "postgres.h"
 
@@ -123,7 +124,6 @@ same_array(FunctionCallInfo fcinfo, BinsEO *eo, at_bins_kind kind, int argno, co
 		bins_bad_arg(fn, psprintf("%s changed within one aggregate", what),
 					 "Pass the same array to every row of a group (a constant, or the same column value).");
 }
-
 
 /* The row's value (arg 1) into eo: NULL and NaN are skipped. */
 static Datum

@@ -316,9 +316,6 @@ extern int32_t at_samples_merge(const int64_t *ts_a, const double *v_a, int32_t 
  * case hexadecimal (src/core/hex.h); the bytes go through at_samples_check.
  */
 #define AT_SAMPLES_TEXT_PREFIX "v1:"
-extern size_t at_samples_text_size(size_t len);
-extern void at_samples_format(const unsigned char *buf, size_t len, char *out);
-extern const char *at_samples_parse(const char *s, size_t slen, unsigned char *out, size_t *outlen, size_t *pos);
 
 /* Bytes at_samples_format writes for a block of len bytes, the NUL included. */
 extern size_t at_samples_text_size(size_t len);
