@@ -1,13 +1,8 @@
 /*
  * samples_type.c: the type acmetrace.samples (a compressed run of one
- * series' samples, src/core/samples.h), its functions, and the aggregate
- * samples_agg(ts, value) that builds one.
- *
- * samples_agg's state is a samples value kept expanded (SamplesEO): the
- * samples as two growing arrays, appended in place; it is sorted, checked
- * for repeated times and encoded only when it leaves the aggregate, so a
- * partial state (a parallel worker's, a Citus partial as text) is an
- * ordinary samples value, and combining two is a merge.
+ * series' samples, src/core/samples.h) and its functions; its expanded
+ * form (SamplesEO, src/samples_type.h) is samples_agg's state
+ * (src/samples_agg.c) and a samples_between window.
  */
 #include "postgres.h"
 
@@ -36,29 +31,21 @@ PG_FUNCTION_INFO_V1(acmetrace_samples_info);
 PG_FUNCTION_INFO_V1(acmetrace_samples_unnest);
 PG_FUNCTION_INFO_V1(acmetrace_samples_between);
 PG_FUNCTION_INFO_V1(acmetrace_samples_sum);
-PG_FUNCTION_INFO_V1(acmetrace_samples_trans);
-PG_FUNCTION_INFO_V1(acmetrace_samples_combine);
 
 #define SAMPLES_HINT_FORMAT \
 	"A samples value is written as acmetrace.samples_out prints it: v1: and the block's bytes in lower-case hexadecimal."
 
 /* ---- the expanded object (samples_agg's state) ---- */
 
-typedef struct SamplesEO
+void
+samples_eo_values(SamplesEO *eo)
 {
-	ExpandedObjectHeader hdr;
-	int64	   *ts;
-	double	   *v;				/* NULL while only m is filled (a window) */
-	int64	   *m;				/* a window of a scaled block: value = m / 10^scale */
-	int32		scale;
-	int64		mlo;			/* m's bounds (the block's min and max, widened by one) */
-	int64		mhi;
-	int32		n;
-	int32		cap;
-	bool		sorted;			/* strictly increasing times so far */
-	unsigned char *flat;		/* the encoded block, while clean */
-	size_t		flat_len;
-} SamplesEO;
+	if (eo->v != NULL)
+		return;
+	eo->v = MemoryContextAlloc(eo->hdr.eoh_context, sizeof(double) * Max(eo->n, 1));
+	for (int32 i = 0; i < eo->n; i++)
+		eo->v[i] = (double) eo->m[i] / at_p10[eo->scale];
+}
 
 static void
 eo_encode(SamplesEO *eo)
@@ -69,12 +56,7 @@ eo_encode(SamplesEO *eo)
 
 	if (eo->flat != NULL)
 		return;
-	if (eo->v == NULL)
-	{
-		eo->v = MemoryContextAlloc(eo->hdr.eoh_context, sizeof(double) * Max(eo->n, 1));
-		for (int32 i = 0; i < eo->n; i++)
-			eo->v[i] = (double) eo->m[i] / at_samples_p10[eo->scale];
-	}
+	samples_eo_values(eo);
 	if (!eo->sorted)
 	{
 		if (at_samples_sort_dedup(eo->ts, eo->v, &eo->n, &dups, &c) != 0)
@@ -107,10 +89,19 @@ samples_flatten_into(ExpandedObjectHeader *eohptr, void *result, Size allocated_
 	memcpy(VARDATA(result), eo->flat, eo->flat_len);
 }
 
-static const ExpandedObjectMethods samples_methods = {samples_get_flat_size, samples_flatten_into};
+const ExpandedObjectMethods samples_methods = {samples_get_flat_size, samples_flatten_into};
 
-static SamplesEO *
-eo_of(Datum d)
+SamplesEO *
+samples_eo_new(MemoryContext parent, const char *name)
+{
+	SamplesEO  *eo = at_eo_new(parent, &samples_methods, sizeof(SamplesEO), name);
+
+	eo->sorted = true;
+	return eo;
+}
+
+SamplesEO *
+samples_eo_of(Datum d)
 {
 	struct varlena *v = (struct varlena *) DatumGetPointer(d);
 
@@ -119,73 +110,13 @@ eo_of(Datum d)
 	return NULL;
 }
 
-/* Room for k more samples. */
-static void
-eo_reserve(SamplesEO *eo, int64 k)
-{
-	int64		want = (int64) eo->n + k;
-
-	if (want > AT_SAMPLES_MAX)
-		ereport(ERROR,
-				(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
-				 errmsg("samples_agg: more than %d samples in one samples value", AT_SAMPLES_MAX),
-				 errhint("Group by a time span as well, e.g. GROUP BY series, ts::date: a block per series and day.")));
-	if (want > eo->cap)
-	{
-		int32		cap = Max(eo->cap * 2, 256);
-
-		while (cap < want)
-			cap *= 2;
-		cap = Min(cap, AT_SAMPLES_MAX);
-		if (eo->ts == NULL)
-		{
-			eo->ts = MemoryContextAllocHuge(eo->hdr.eoh_context, sizeof(int64) * cap);
-			eo->v = MemoryContextAllocHuge(eo->hdr.eoh_context, sizeof(double) * cap);
-		}
-		else
-		{
-			eo->ts = repalloc_huge(eo->ts, sizeof(int64) * cap);
-			eo->v = repalloc_huge(eo->v, sizeof(double) * cap);
-		}
-		eo->cap = cap;
-	}
-}
-
-static void
-eo_append(SamplesEO *eo, const int64 *ts, const double *v, int32 k)
-{
-	if (k == 0)
-		return;
-	eo_reserve(eo, k);
-	if (eo->n > 0 && ts[0] <= eo->ts[eo->n - 1])
-		eo->sorted = false;
-	memcpy(eo->ts + eo->n, ts, sizeof(int64) * k);
-	memcpy(eo->v + eo->n, v, sizeof(double) * k);
-	eo->n += k;
-	if (eo->flat != NULL)
-	{
-		pfree(eo->flat);
-		eo->flat = NULL;
-	}
-}
-
-static SamplesEO *
-eo_new(FunctionCallInfo fcinfo, const char *fn)
-{
-	SamplesEO  *eo = at_eo_new(at_agg_context(fcinfo, fn), &samples_methods, sizeof(SamplesEO),
-							   "acmetrace samples");
-
-	eo->sorted = true;
-	return eo;
-}
-
 /* ---- shared helpers ---- */
 
 bool
 samples_window_arrays(Datum d, int32 *n, const double **v, const int64 **m, int32 *scale,
 					  int64 *mlo, int64 *mhi)
 {
-	SamplesEO  *eo = eo_of(d);
+	SamplesEO  *eo = samples_eo_of(d);
 
 	if (eo == NULL || (eo->m == NULL && eo->v == NULL) || !eo->sorted)
 		return false;
@@ -201,7 +132,7 @@ samples_window_arrays(Datum d, int32 *n, const double **v, const int64 **m, int3
 const unsigned char *
 samples_bytes(Datum d, size_t *len)
 {
-	SamplesEO  *eo = eo_of(d);
+	SamplesEO  *eo = samples_eo_of(d);
 	struct varlena *v;
 
 	if (eo != NULL)
@@ -267,8 +198,8 @@ samples_sum(const unsigned char *b, size_t len, const at_samples_info *info)
 	return sum;
 }
 
-static char *
-ts_text(int64 ts)
+char *
+samples_ts_text(int64 ts)
 {
 	return DatumGetCString(DirectFunctionCall1(timestamptz_out, TimestampTzGetDatum((TimestampTz) ts)));
 }
@@ -283,8 +214,8 @@ samples_conflict_error(const char *series, const at_samples_conflict *c)
 	snprintf(b, sizeof b, "%.17g", c->new_value);
 	ereport(ERROR,
 			(errcode(ERRCODE_UNIQUE_VIOLATION),
-			 series ? errmsg("series \"%s\" has two values at %s: %s and %s", series, ts_text(c->ts), a, b)
-			 : errmsg("two values at %s: %s and %s", ts_text(c->ts), a, b),
+			 series ? errmsg("series \"%s\" has two values at %s: %s and %s", series, samples_ts_text(c->ts), a, b)
+			 : errmsg("two values at %s: %s and %s", samples_ts_text(c->ts), a, b),
 			 errdetail("A sample is stored once per series and time; the same value again is skipped, a different one is refused."),
 			 errhint("Check which file holds the right value and remove the other sample before loading.")));
 }
@@ -435,21 +366,17 @@ acmetrace_samples_between(PG_FUNCTION_ARGS)
 	 * encoded only if it is stored or printed.
 	 */
 	{
-		SamplesEO  *eo = at_eo_new(CurrentMemoryContext, &samples_methods, sizeof(SamplesEO),
-								   "acmetrace samples window");
+		SamplesEO  *eo = samples_eo_new(CurrentMemoryContext, "acmetrace samples window");
 		MemoryContext ecxt = eo->hdr.eoh_context;
-
 		int32		room = at_samples_window_room(b, from, to);
 
-		eo->sorted = true;
 		eo->scale = info.scale;
 		/* times and values in one allocation (a window never grows) */
 		eo->ts = MemoryContextAlloc(ecxt, 2 * sizeof(int64) * room);
 		if (info.scale >= 0)
 		{
 			/* the window's integers lie in the block's: one more each side for rounding */
-			eo->mlo = llround(info.min * at_samples_p10[info.scale]) - 1;
-			eo->mhi = llround(info.max * at_samples_p10[info.scale]) + 1;
+			at_samples_int_bounds(&info, &eo->mlo, &eo->mhi);
 			eo->m = eo->ts + room;
 			n = at_samples_window(b, len, from, to, eo->ts, NULL, eo->m);
 		}
@@ -480,102 +407,3 @@ acmetrace_samples_sum(PG_FUNCTION_ARGS)
 	PG_RETURN_DATUM(samples_sum(b, len, &info));
 }
 
-/* ---- samples_agg(ts, value) ---- */
-
-static void eo_append_datum(SamplesEO *eo, Datum d);
-
-/*
- * (state samples, ts timestamptz, value float8): NULL times or values and
- * NaN values are skipped (no measurement); infinities are refused.
- */
-Datum
-acmetrace_samples_trans(PG_FUNCTION_ARGS)
-{
-	SamplesEO  *eo = at_eo_rw(fcinfo, 0, &samples_methods);
-	int64		ts;
-	double		v;
-
-	if (PG_ARGISNULL(1) || PG_ARGISNULL(2) || isnan(PG_GETARG_FLOAT8(2)))
-	{
-		if (PG_ARGISNULL(0))
-			PG_RETURN_NULL();
-		PG_RETURN_DATUM(PG_GETARG_DATUM(0));
-	}
-	ts = PG_GETARG_TIMESTAMPTZ(1);
-	v = PG_GETARG_FLOAT8(2);
-	if (TIMESTAMP_NOT_FINITE(ts))
-		ereport(ERROR,
-				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-				 errmsg("samples_agg: time must be finite, got %s", ts_text(ts))));
-	if (isinf(v))
-		ereport(ERROR,
-				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-				 errmsg("samples_agg: value must be finite, got %s", v > 0 ? "Infinity" : "-Infinity"),
-				 errhint("Leave samples without a measurement out, or pass NULL.")));
-	if (eo == NULL)
-	{
-		eo = eo_new(fcinfo, "samples_agg");
-		if (!PG_ARGISNULL(0))
-			eo_append_datum(eo, PG_GETARG_DATUM(0));
-	}
-	eo_append(eo, &ts, &v, 1);
-	PG_RETURN_DATUM(EOHPGetRWDatum(&eo->hdr));
-}
-
-/* Append the samples of d (any form) to eo. */
-static void
-eo_append_datum(SamplesEO *eo, Datum d)
-{
-	SamplesEO  *src = eo_of(d);
-
-	if (src != NULL)
-	{
-		/* copy first: src may be eo itself */
-		int32		n = src->n;
-		int64	   *t2 = palloc(sizeof(int64) * Max(n, 1));
-		double	   *v2 = palloc(sizeof(double) * Max(n, 1));
-		bool		sorted = src->sorted;
-
-		memcpy(t2, src->ts, sizeof(int64) * n);
-		memcpy(v2, src->v, sizeof(double) * n);
-		eo_append(eo, t2, v2, n);
-		if (!sorted)
-			eo->sorted = false;
-	}
-	else
-	{
-		size_t		len;
-		const unsigned char *b = samples_bytes(d, &len);
-		at_samples_info info;
-		int64	   *t2;
-		double	   *v2;
-
-		at_samples_info_read(b, &info);
-		t2 = palloc(sizeof(int64) * info.n);
-		v2 = palloc(sizeof(double) * info.n);
-		at_samples_decode(b, len, t2, v2);
-		eo_append(eo, t2, v2, info.n);
-	}
-}
-
-/* (samples, samples) -> samples: the union; a time in both must have one value. */
-Datum
-acmetrace_samples_combine(PG_FUNCTION_ARGS)
-{
-	SamplesEO  *eo = at_eo_rw(fcinfo, 0, &samples_methods);
-
-	if (PG_ARGISNULL(1))
-	{
-		if (PG_ARGISNULL(0))
-			PG_RETURN_NULL();
-		PG_RETURN_DATUM(PG_GETARG_DATUM(0));
-	}
-	if (eo == NULL)
-	{
-		eo = eo_new(fcinfo, "samples_agg combine");
-		if (!PG_ARGISNULL(0))
-			eo_append_datum(eo, PG_GETARG_DATUM(0));
-	}
-	eo_append_datum(eo, PG_GETARG_DATUM(1));
-	PG_RETURN_DATUM(EOHPGetRWDatum(&eo->hdr));
-}

@@ -13,8 +13,46 @@
 #include "postgres.h"
 
 #include "fmgr.h"
+#include "utils/expandeddatum.h"
 
 #include "samples.h"
+
+/*
+ * A samples value kept expanded: samples_agg's state (the samples as two
+ * growing arrays, appended in place; sorted, checked for repeated times and
+ * encoded only when it leaves the aggregate, so a partial state is an
+ * ordinary samples value, and combining two is a merge), or a
+ * samples_between window (its decoded arrays).
+ */
+typedef struct SamplesEO
+{
+	ExpandedObjectHeader hdr;
+	int64	   *ts;
+	double	   *v;				/* NULL while only m is filled (a window) */
+	int64	   *m;				/* a window of a scaled block: value = m / 10^scale */
+	int32		scale;
+	int64		mlo;			/* m's bounds (the block's min and max, widened by one) */
+	int64		mhi;
+	int32		n;
+	int32		cap;
+	bool		sorted;			/* strictly increasing times so far */
+	unsigned char *flat;		/* the encoded block, while clean */
+	size_t		flat_len;
+} SamplesEO;
+
+extern const ExpandedObjectMethods samples_methods;
+
+/* A new, empty object (sorted) in a context of its own under parent; name a string constant. */
+extern SamplesEO *samples_eo_new(MemoryContext parent, const char *name);
+
+/* Our expanded object in d, or NULL. */
+extern SamplesEO *samples_eo_of(Datum d);
+
+/* eo->v filled (from a window's integers m when only those are). */
+extern void samples_eo_values(SamplesEO *eo);
+
+/* ts as timestamptz_out prints it, for messages. */
+extern char *samples_ts_text(int64 ts);
 
 /*
  * The encoded bytes of the non-NULL samples d (detoasted with a 4-byte

@@ -3,8 +3,10 @@
  */
 #include "bins.h"
 
-#include "bigendian.h"
+#include "bytes.h"
 #include "hex.h"
+#include "num.h"
+#include "samples.h"
 
 #include <float.h>
 #include <math.h>
@@ -115,15 +117,6 @@ at_bins_cdf_slot(double v, const double *t, int32_t n)
 	return a;
 }
 
-static int
-cmp_double(const void *a, const void *b)
-{
-	double		x = *(const double *) a,
-				y = *(const double *) b;
-
-	return (x > y) - (x < y);
-}
-
 /* Sorted distinct copy of t[0..n) into out; returns how many. */
 static int32_t
 sorted_distinct(const double *t, int32_t n, double *out)
@@ -131,7 +124,7 @@ sorted_distinct(const double *t, int32_t n, double *out)
 	int32_t		m = 0;
 
 	memcpy(out, t, (size_t) n * sizeof(double));
-	qsort(out, (size_t) n, sizeof(double), cmp_double);
+	qsort(out, (size_t) n, sizeof(double), at_cmp_double);
 	for (int32_t i = 0; i < n; i++)
 		if (m == 0 || out[m - 1] != out[i])
 			out[m++] = out[i] == 0 ? 0.0 : out[i];	/* -0 and 0 are one threshold */
@@ -535,4 +528,132 @@ at_bins_count_slots(int64_t *counts, int32_t nslots, const int32_t *slot, int64_
 		c[4 * slot[m[i] - lo]]++;
 	for (int32_t s = 0; s < nslots; s++)
 		counts[s] += (int64_t) c[4 * s] + c[4 * s + 1] + c[4 * s + 2] + c[4 * s + 3];
+}
+
+/* ---- samples blocks ---- */
+
+const int32_t *
+at_bins_slot_table(const at_bins *h, at_bins_slots *t, int32_t scale, int64_t mlo, int64_t mhi,
+				   at_mem_fn mem, void *ctx)
+{
+	int64_t		lo = mlo,
+				hi = mhi;
+	int			same = t->slot_of != NULL && t->scale == scale;
+	int64_t		thi = t->lo + t->n - 1;
+
+	if (same && mlo >= t->lo && mhi <= thi)
+		return t->slot_of;
+	/* widen to the old table's range when the union stays small */
+	if (same && (hi > thi ? hi : thi) - (lo < t->lo ? lo : t->lo) < AT_BINS_SLOT_TABLE_MAX)
+	{
+		lo = lo < t->lo ? lo : t->lo;
+		hi = hi > thi ? hi : thi;
+	}
+	if (hi - lo >= AT_BINS_SLOT_TABLE_MAX)
+		return NULL;
+	at_bins_slots_free(t, mem, ctx);
+	t->slot_of = mem(ctx, NULL, sizeof(int32_t) * (size_t) (hi - lo + 1));
+	if (t->slot_of == NULL)
+		return NULL;
+	for (int64_t m = lo; m <= hi; m++)
+		t->slot_of[m - lo] = at_bins_slot(h, (double) m / at_p10[scale]);
+	t->lo = lo;
+	t->n = (int32_t) (hi - lo + 1);
+	t->scale = scale;
+	return t->slot_of;
+}
+
+void
+at_bins_slots_free(at_bins_slots *t, at_mem_fn mem, void *ctx)
+{
+	if (t->slot_of != NULL)
+		mem(ctx, t->slot_of, 0);
+	t->slot_of = NULL;
+}
+
+void
+at_bins_add_values(at_bins *h, const double *v, int32_t n)
+{
+	for (int32_t i = 0; i < n; i++)
+		at_bins_add(h, v[i], 0);
+}
+
+int
+at_bins_add_scaled(at_bins *h, at_bins_slots *t, const int64_t *m, int32_t n, int32_t scale,
+				   int64_t mlo, int64_t mhi, at_mem_fn mem, void *ctx)
+{
+	const int32_t *table = at_bins_slot_table(h, t, scale, mlo, mhi, mem, ctx);
+
+	if (table == NULL)
+		return -1;
+	at_bins_count_slots(h->counts, h->nslots, table, t->lo, m, n);
+	h->n += n;
+	return 0;
+}
+
+/* A block of few distinct values stores their counts: 1 if it had them. */
+static int
+add_value_counts(at_bins *h, const unsigned char *buf, int32_t scale, int32_t n)
+{
+	int64_t		cm[AT_SAMPLES_COUNTS_MAX],
+				cc[AT_SAMPLES_COUNTS_MAX];
+	int			nc = at_samples_counts(buf, cm, cc);
+
+	for (int i = 0; i < nc; i++)
+		h->counts[at_bins_slot(h, (double) cm[i] / at_p10[scale])] += cc[i];
+	if (nc > 0)
+		h->n += n;
+	return nc > 0;
+}
+
+void
+at_bins_add_block(at_bins *h, at_bins_slots *t, const unsigned char *buf, size_t len,
+				  at_mem_fn mem, void *ctx)
+{
+	at_samples_info info;
+	at_samples_iter it;
+	const int32_t *table = NULL;
+	int			k,
+				constant;
+
+	at_samples_info_read(buf, &info);
+	if (info.scale >= 0 && add_value_counts(h, buf, info.scale, info.n))
+		return;
+	at_samples_iter_init(&it, buf, len);
+	if (info.scale >= 0)
+	{
+		int64_t		mlo,
+					mhi;
+
+		at_samples_int_bounds(&info, &mlo, &mhi);
+		table = at_bins_slot_table(h, t, info.scale, mlo, mhi, mem, ctx);
+	}
+	if (table != NULL)
+	{
+		int64_t		m[AT_SAMPLES_CHUNK];
+
+		while ((k = at_samples_iter_next_scaled(&it, m, &constant)) > 0)
+		{
+			if (constant)
+				h->counts[table[m[0] - t->lo]] += k;
+			else
+				at_bins_count_slots(h->counts, h->nslots, table, t->lo, m, k);
+			h->n += k;
+		}
+		return;
+	}
+	{
+		double		v[AT_SAMPLES_CHUNK];
+
+		while ((k = at_samples_iter_next(&it, v, &constant)) > 0)
+		{
+			if (constant)
+			{
+				h->counts[at_bins_slot(h, v[0])] += k;
+				h->n += k;
+			}
+			else
+				at_bins_add_values(h, v, k);
+		}
+	}
 }

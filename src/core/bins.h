@@ -81,24 +81,27 @@ extern int	at_bins_init(at_bins *h, at_bins_kind kind, double lo, double hi, int
 						 const double *vals, int32_t nvals, at_mem_fn mem, void *ctx);
 extern void at_bins_free(at_bins *h, at_mem_fn mem, void *ctx);
 
+/* The slot of v (not NaN) in h. */
+static inline int32_t
+at_bins_slot(const at_bins *h, double v)
+{
+	switch (h->kind)
+	{
+		case AT_BINS_EQUAL:
+			return at_bins_equal_slot(v, h->lo, h->hi, h->nbins);
+		case AT_BINS_EDGES:
+			return at_bins_edges_slot(v, h->params, h->nparams);
+		default:
+			return at_bins_cdf_slot(v, h->params, h->nparams);
+	}
+}
+
 /* Count v (not NaN) with weight w (WCDF only). */
 static inline void
 at_bins_add(at_bins *h, double v, double w)
 {
-	int32_t		s;
+	int32_t		s = at_bins_slot(h, v);
 
-	switch (h->kind)
-	{
-		case AT_BINS_EQUAL:
-			s = at_bins_equal_slot(v, h->lo, h->hi, h->nbins);
-			break;
-		case AT_BINS_EDGES:
-			s = at_bins_edges_slot(v, h->params, h->nparams);
-			break;
-		default:
-			s = at_bins_cdf_slot(v, h->params, h->nparams);
-			break;
-	}
 	h->counts[s]++;
 	h->n++;
 	if (h->kind == AT_BINS_WCDF)
@@ -115,6 +118,52 @@ at_bins_add(at_bins *h, double v, double w)
  */
 extern void at_bins_count_slots(int64_t *counts, int32_t nslots, const int32_t *slot, int64_t lo,
 								const int64_t *m, int32_t n);
+
+/*
+ * Counting the values of acmetrace.samples blocks (samples.h), as
+ * at_bins_add would one by one, without weights.  A block of integers /
+ * 10^scale (GPU_UTIL's 0..100 with 3 decimals) looks each integer's slot up
+ * in a table, kept across blocks in at_bins_slots: entry m - lo is the slot
+ * of (double) m / 10^scale, the value the block decodes to, so the counts
+ * are the same.  The table is rebuilt (widened when the union stays under
+ * AT_BINS_SLOT_TABLE_MAX) when a block's integers fall outside it.
+ */
+#define AT_BINS_SLOT_TABLE_MAX (1 << 20)
+
+typedef struct at_bins_slots
+{
+	int32_t    *slot_of;		/* NULL until a table is built */
+	int64_t		lo;
+	int32_t		n;
+	int32_t		scale;
+} at_bins_slots;
+
+/*
+ * The table of h's slots for the integers mlo..mhi of scale (t's, or
+ * rebuilt with memory from mem), or NULL when it would be too big or
+ * memory ran out.
+ */
+extern const int32_t *at_bins_slot_table(const at_bins *h, at_bins_slots *t, int32_t scale,
+										 int64_t mlo, int64_t mhi, at_mem_fn mem, void *ctx);
+extern void at_bins_slots_free(at_bins_slots *t, at_mem_fn mem, void *ctx);
+
+/* Counts v[0..n). */
+extern void at_bins_add_values(at_bins *h, const double *v, int32_t n);
+
+/*
+ * Counts the values m[i] / 10^scale (i < n), each integer within mlo..mhi:
+ * 0, or -1 (nothing counted) when no table covers them.
+ */
+extern int	at_bins_add_scaled(at_bins *h, at_bins_slots *t, const int64_t *m, int32_t n, int32_t scale,
+							   int64_t mlo, int64_t mhi, at_mem_fn mem, void *ctx);
+
+/*
+ * Counts every value of a checked block: by its stored value counts when it
+ * has them (no decoding), else chunk by chunk, a constant chunk costing one
+ * slot, through t's table when one covers the block's integers.
+ */
+extern void at_bins_add_block(at_bins *h, at_bins_slots *t, const unsigned char *buf, size_t len,
+							  at_mem_fn mem, void *ctx);
 
 /* 1 if a and b have the same kind and parameters. */
 extern int	at_bins_same_shape(const at_bins *a, const at_bins *b);

@@ -14,7 +14,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "bigendian.h"
+#include "bytes.h"
+#include "num.h"
 #include "hex.h"
 
 #define MISSING_BIN 255
@@ -83,15 +84,6 @@ sort_rows(const at_gbdt_rows *r, int64_t *idx, int64_t *tmp, int64_t n)
 	}
 }
 
-static int
-cmp_double(const void *a, const void *b)
-{
-	double		x = *(const double *) a,
-				y = *(const double *) b;
-
-	return (x > y) - (x < y);
-}
-
 /* ---- training ---- */
 
 typedef struct trainer
@@ -141,7 +133,7 @@ make_bins(trainer *t, const at_gbdt_rows *r)
 		for (int64_t i = 0; i < t->n; i++)
 			if (!isnan(r->x[i * t->d + f]))
 				v[m++] = r->x[i * t->d + f];
-		qsort(v, (size_t) m, sizeof(double), cmp_double);
+		qsort(v, (size_t) m, sizeof(double), at_cmp_double);
 		{
 			int64_t		distinct = m > 0 ? 1 : 0;
 

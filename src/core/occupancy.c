@@ -5,7 +5,7 @@
 
 #include <string.h>
 
-#include "bigendian.h"
+#include "bytes.h"
 #include "hex.h"
 
 at_occ_row

@@ -202,7 +202,7 @@ extern long long at_occ_sweep_runs(const at_occ_list *starts, const at_occ_list 
 /*
  * Serialized aggregate state: a version byte, three zero bytes, the start
  * and end counts (uint64 each), then starts and ends as (int64 time, int32
- * gpus), all big-endian (bigendian.h), each list sorted by time.  The
+ * gpus), all big-endian (bytes.h), each list sorted by time.  The
  * reader checks everything, including that the level never goes negative.
  */
 #define AT_OCC_STATE_VERSION	1

@@ -8,6 +8,7 @@
  */
 #include "samples.h"
 
+#include "bytes.h"
 #include "hex.h"
 
 #include <math.h>
@@ -25,168 +26,7 @@
 #define PREFETCH(p) ((void) (p))
 #endif
 
-const double at_samples_p10[AT_SAMPLES_MAX_SCALE + 1] = {
-	1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15
-};
-
-/* ---- little-endian fields, varints, zigzag ---- */
-
-static inline uint64_t
-ld64(const unsigned char *p)
-{
-#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-	uint64_t	v;
-
-	memcpy(&v, p, 8);
-	return v;
-#else
-	return (uint64_t) p[0] | (uint64_t) p[1] << 8 | (uint64_t) p[2] << 16 | (uint64_t) p[3] << 24 |
-		(uint64_t) p[4] << 32 | (uint64_t) p[5] << 40 | (uint64_t) p[6] << 48 | (uint64_t) p[7] << 56;
-#endif
-}
-
-static inline void
-st64(unsigned char *p, uint64_t v)
-{
-#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-	memcpy(p, &v, 8);
-#else
-	for (int k = 0; k < 8; k++, v >>= 8)
-		p[k] = (unsigned char) v;
-#endif
-}
-
-static inline uint32_t
-ld32(const unsigned char *p)
-{
-	return (uint32_t) p[0] | (uint32_t) p[1] << 8 | (uint32_t) p[2] << 16 | (uint32_t) p[3] << 24;
-}
-
-static inline void
-st32(unsigned char *p, uint32_t v)
-{
-	p[0] = (unsigned char) v;
-	p[1] = (unsigned char) (v >> 8);
-	p[2] = (unsigned char) (v >> 16);
-	p[3] = (unsigned char) (v >> 24);
-}
-
-static inline double
-u2d(uint64_t u)
-{
-	double		d;
-
-	memcpy(&d, &u, 8);
-	return d;
-}
-
-static inline uint64_t
-d2u(double d)
-{
-	uint64_t	u;
-
-	memcpy(&u, &d, 8);
-	return u;
-}
-
-/*
- * Two's complement (int64_t always is) without the implementation-defined
- * conversion; a plain move, and loops over it still vectorize.
- */
-static inline int64_t
-u2i(uint64_t u)
-{
-	int64_t		i;
-
-	memcpy(&i, &u, 8);
-	return i;
-}
-
-static inline uint64_t
-zz(uint64_t u)
-{
-	return (u << 1) ^ (0 - (u >> 63));
-}
-
-static inline uint64_t
-unzz(uint64_t z)
-{
-	return (z >> 1) ^ (0 - (z & 1));
-}
-
-static inline int
-varint_len(uint64_t x)
-{
-	int			k = 1;
-
-	while (x >= 0x80)
-	{
-		x >>= 7;
-		k++;
-	}
-	return k;
-}
-
-static inline unsigned char *
-put_varint(unsigned char *p, uint64_t x)
-{
-	while (x >= 0x80)
-	{
-		*p++ = (unsigned char) (x | 0x80);
-		x >>= 7;
-	}
-	*p++ = (unsigned char) x;
-	return p;
-}
-
-/* A varint of a checked block. */
-static inline uint64_t
-get_varint(const unsigned char **pp)
-{
-	const unsigned char *p = *pp;
-	uint64_t	x = 0;
-	int			sh = 0;
-	unsigned char b;
-
-	if (*p < 0x80)
-	{
-		*pp = p + 1;
-		return *p;
-	}
-	do
-	{
-		b = *p++;
-		x |= (uint64_t) (b & 0x7f) << sh;
-		sh += 7;
-	} while (b & 0x80);
-	*pp = p;
-	return x;
-}
-
-/* A varint of untrusted bytes: NULL unless it ends before end and fits 64 bits. */
-static inline const unsigned char *
-check_varint(const unsigned char *p, const unsigned char *end, uint64_t *out)
-{
-	uint64_t	x = 0;
-
-	for (int sh = 0; sh < 64; sh += 7)
-	{
-		unsigned char b;
-
-		if (p == end)
-			return NULL;
-		b = *p++;
-		if (sh == 63 && b > 1)
-			return NULL;
-		x |= (uint64_t) (b & 0x7f) << sh;
-		if (!(b & 0x80))
-		{
-			*out = x;
-			return p;
-		}
-	}
-	return NULL;
-}
+/* ---- bits ---- */
 
 static inline int
 bit_width(uint64_t x)
@@ -206,25 +46,32 @@ bit_width(uint64_t x)
 void
 at_samples_info_read(const unsigned char *buf, at_samples_info *info)
 {
-	info->n = (int32_t) ld32(buf + 4);
+	info->n = (int32_t) at_get_le32(buf + 4);
 	info->scale = (int32_t) buf[2] - 1;
-	info->first_ts = u2i(ld64(buf + 8));
-	info->last_ts = u2i(ld64(buf + 16));
-	info->min = u2d(ld64(buf + 24));
-	info->max = u2d(ld64(buf + 32));
+	info->first_ts = at_u2i(at_get_le64(buf + 8));
+	info->last_ts = at_u2i(at_get_le64(buf + 16));
+	info->min = at_bits_double(at_get_le64(buf + 24));
+	info->max = at_bits_double(at_get_le64(buf + 32));
+}
+
+void
+at_samples_int_bounds(const at_samples_info *info, int64_t *mlo, int64_t *mhi)
+{
+	*mlo = llround(info->min * at_p10[info->scale]) - 1;
+	*mhi = llround(info->max * at_p10[info->scale]) + 1;
 }
 
 static inline const unsigned char *
 time_end(const unsigned char *buf)
 {
-	return buf + AT_SAMPLES_HEADER + ld32(buf + 40);
+	return buf + AT_SAMPLES_HEADER + at_get_le32(buf + 40);
 }
 
 /* The value counts section (bytes 44..47 its size, 0 when absent) lies between. */
 static inline const unsigned char *
 value_section(const unsigned char *buf)
 {
-	return time_end(buf) + ld32(buf + 44);
+	return time_end(buf) + at_get_le32(buf + 44);
 }
 
 /* ---- bit unpacking ---- */
@@ -242,7 +89,7 @@ unpack_fixed(const unsigned char *q, int groups, uint64_t base, uint64_t *out, c
 
 	for (int g = 0; g < groups; g++, q += w, out += 8)
 	{
-#define AT_U(j) (base + ((ld64(q + (j) * w / 8) >> ((j) * w % 8)) & mask))
+#define AT_U(j) (base + ((at_get_le64(q + (j) * w / 8) >> ((j) * w % 8)) & mask))
 		out[0] = AT_U(0);
 		out[1] = AT_U(1);
 		out[2] = AT_U(2);
@@ -301,7 +148,7 @@ unpack(const unsigned char *p, size_t nbytes, const unsigned char *end, int w, i
 				{
 					size_t		b = (size_t) i * (size_t) w;
 					int			sh = (int) (b & 7);
-					uint64_t	x = ld64(p + (b >> 3)) >> sh;
+					uint64_t	x = at_get_le64(p + (b >> 3)) >> sh;
 
 					if (sh)
 						x |= (uint64_t) p[(b >> 3) + 8] << (64 - sh);
@@ -336,7 +183,7 @@ br_refill(bitreader *b)
 		 */
 		int			adv = (64 - b->nbits) >> 3;
 
-		b->acc |= __builtin_bswap64(ld64(b->p)) >> b->nbits;
+		b->acc |= __builtin_bswap64(at_get_le64(b->p)) >> b->nbits;
 		b->p += adv;
 		b->nbits += 8 * adv;
 		return;
@@ -578,7 +425,7 @@ code_read(const unsigned char *p, const unsigned char *end, at_samples_code *c, 
 				idx = 0;
 
 	*msg = "the value code is cut short or holds a bad varint";
-	if ((p = check_varint(p, end, &t)) == NULL || t > (uint64_t) (end - p))
+	if ((p = at_varint_check(p, end, &t)) == NULL || t > (uint64_t) (end - p))
 		return NULL;
 	tend = p + t;
 	if (p == tend)
@@ -589,9 +436,9 @@ code_read(const unsigned char *p, const unsigned char *end, at_samples_code *c, 
 		*msg = "the value code's raw bits are out of range";
 		return NULL;
 	}
-	if ((p = check_varint(p, tend, &x)) == NULL || p == tend)
+	if ((p = at_varint_check(p, tend, &x)) == NULL || p == tend)
 		return NULL;
-	base = unzz(x);
+	base = at_unzigzag(x);
 	if (base + (M_LIMIT - 1) > 2 * M_LIMIT - 2)
 	{
 		*msg = "the value code's base is not below 2^53 in magnitude";
@@ -605,7 +452,7 @@ code_read(const unsigned char *p, const unsigned char *end, at_samples_code *c, 
 	}
 	for (int i = 0; i < ne; i++)
 	{
-		if ((p = check_varint(p, tend, &x)) == NULL)
+		if ((p = at_varint_check(p, tend, &x)) == NULL)
 			return NULL;
 		if (x >= 2 * M_LIMIT || (i > 0 && exact[i - 1] + x + 1 >= 2 * M_LIMIT))
 		{
@@ -614,7 +461,7 @@ code_read(const unsigned char *p, const unsigned char *end, at_samples_code *c, 
 		}
 		exact[i] = i == 0 ? x : exact[i - 1] + x + 1;
 	}
-	if ((p = check_varint(p, tend, &nb)) == NULL || p == tend)
+	if ((p = at_varint_check(p, tend, &nb)) == NULL || p == tend)
 		return NULL;
 	if (nb < 1 || nb > AT_SAMPLES_CODE_BUCKETS)
 	{
@@ -630,7 +477,7 @@ code_read(const unsigned char *p, const unsigned char *end, at_samples_code *c, 
 	}
 	for (int l = 1; l <= maxlen; l++)
 	{
-		if ((p = check_varint(p, tend, &x)) == NULL)
+		if ((p = at_varint_check(p, tend, &x)) == NULL)
 			return NULL;
 		if (x > (uint64_t) nsym)
 		{
@@ -707,7 +554,7 @@ code_read(const unsigned char *p, const unsigned char *end, at_samples_code *c, 
 
 				if (p < tend && *p < 128)
 					x = *p++;
-				else if ((p = check_varint(p, tend, &x)) == NULL)
+				else if ((p = at_varint_check(p, tend, &x)) == NULL)
 					return NULL;
 				if (x >= (uint64_t) nsym || (sym += (int64_t) x + 1) >= nsym)
 				{
@@ -979,11 +826,11 @@ put_code(unsigned char *p, const coder *cd)
 				maxlen = 0;
 
 	*q++ = (unsigned char) cd->L;
-	q = put_varint(q, zz((uint64_t) cd->base));
+	q = at_varint_put(q, at_zigzag((uint64_t) cd->base));
 	*q++ = (unsigned char) cd->ne;
 	for (int i = 0; i < cd->ne; i++)
-		q = put_varint(q, i == 0 ? (uint64_t) (cd->exact[0] - cd->base) : (uint64_t) (cd->exact[i] - cd->exact[i - 1] - 1));
-	q = put_varint(q, (uint64_t) cd->nb);
+		q = at_varint_put(q, i == 0 ? (uint64_t) (cd->exact[0] - cd->base) : (uint64_t) (cd->exact[i] - cd->exact[i - 1] - 1));
+	q = at_varint_put(q, (uint64_t) cd->nb);
 	for (int s = 0; s < nsym; s++)
 	{
 		count[cd->len[s]]++;
@@ -993,7 +840,7 @@ put_code(unsigned char *p, const coder *cd)
 	/* decode-ready: the counts by length, then the symbols in code order */
 	*q++ = (unsigned char) maxlen;
 	for (int l = 1; l <= maxlen; l++)
-		q = put_varint(q, (uint64_t) count[l]);
+		q = at_varint_put(q, (uint64_t) count[l]);
 	for (int l = 1; l <= maxlen; l++)
 	{
 		int			prev = -1;
@@ -1001,11 +848,11 @@ put_code(unsigned char *p, const coder *cd)
 		for (int s = 0; s < nsym; s++)
 			if (cd->len[s] == l)
 			{
-				q = put_varint(q, (uint64_t) (s - prev - 1));
+				q = at_varint_put(q, (uint64_t) (s - prev - 1));
 				prev = s;
 			}
 	}
-	p = put_varint(p, (uint64_t) (q - tbl));
+	p = at_varint_put(p, (uint64_t) (q - tbl));
 	memcpy(p, tbl, (size_t) (q - tbl));
 	return p + (q - tbl);
 }
@@ -1045,16 +892,16 @@ chunk_read(const unsigned char *p, int cnt, chunk *c, const at_samples_code *cod
 		c->delta = 0;
 		c->w = kind;
 		c->ref = c->dmin = 0;
-		c->nbytes = (size_t) get_varint(&p);
-		c->h = cnt > AT_SAMPLES_CHUNK_HALF ? (size_t) get_varint(&p) : c->nbytes;
+		c->nbytes = (size_t) at_varint_get(&p);
+		c->h = cnt > AT_SAMPLES_CHUNK_HALF ? (size_t) at_varint_get(&p) : c->nbytes;
 		c->bits = p;
 		return p + c->nbytes;
 	}
 	c->code = NULL;
 	c->delta = kind >> 7;
 	c->w = kind & 0x7f;
-	c->ref = unzz(get_varint(&p));
-	c->dmin = c->delta ? unzz(get_varint(&p)) : 0;
+	c->ref = at_unzigzag(at_varint_get(&p));
+	c->dmin = c->delta ? at_unzigzag(at_varint_get(&p)) : 0;
 	c->bits = p;
 	c->nbytes = packed_bytes(cnt, c->w, c->delta);
 	return p + c->nbytes;
@@ -1071,11 +918,11 @@ chunk_check(const unsigned char *p, const unsigned char *end, int cnt, chunk *c,
 	c->code = NULL;
 	if (*p == AT_SAMPLES_CHUNK_CODED && code != NULL)
 	{
-		if ((p = check_varint(p + 1, end, &x)) == NULL)
+		if ((p = at_varint_check(p + 1, end, &x)) == NULL)
 			return NULL;
 		c->nbytes = (size_t) x;
 		c->h = c->nbytes;
-		if (cnt > AT_SAMPLES_CHUNK_HALF && ((p = check_varint(p, end, &x)) == NULL || x > c->nbytes))
+		if (cnt > AT_SAMPLES_CHUNK_HALF && ((p = at_varint_check(p, end, &x)) == NULL || x > c->nbytes))
 			return NULL;
 		if (cnt > AT_SAMPLES_CHUNK_HALF)
 			c->h = (size_t) x;
@@ -1091,15 +938,15 @@ chunk_check(const unsigned char *p, const unsigned char *end, int cnt, chunk *c,
 	c->delta = *p >> 7;
 	c->w = *p & 0x7f;
 	p++;
-	if (c->w > 64 || (p = check_varint(p, end, &x)) == NULL)
+	if (c->w > 64 || (p = at_varint_check(p, end, &x)) == NULL)
 		return NULL;
-	c->ref = unzz(x);
+	c->ref = at_unzigzag(x);
 	c->dmin = 0;
 	if (c->delta)
 	{
-		if ((p = check_varint(p, end, &x)) == NULL)
+		if ((p = at_varint_check(p, end, &x)) == NULL)
 			return NULL;
-		c->dmin = unzz(x);
+		c->dmin = at_unzigzag(x);
 	}
 	c->bits = p;
 	c->nbytes = packed_bytes(cnt, c->w, c->delta);
@@ -1157,11 +1004,11 @@ chunk_ints(const chunk *c, int cnt, const unsigned char *end, int64_t *m)
 
 		if (cnt > 1)
 			unpack(c->bits, c->nbytes, end, c->w, cnt - 1, dmin, x);
-		m[0] = u2i(cur);
+		m[0] = at_u2i(cur);
 		for (int i = 1; i < cnt; i++)
 		{
 			cur += x[i - 1];
-			m[i] = u2i(cur);
+			m[i] = at_u2i(cur);
 		}
 	}
 }
@@ -1188,8 +1035,8 @@ tdec_next_gap(tdec *t, const unsigned char *end)
 		t->gap = t->n;
 		return;
 	}
-	t->gap += 1 + (int32_t) get_varint(&t->p);
-	t->gapd = (get_varint(&t->p) + 2) * t->s;
+	t->gap += 1 + (int32_t) at_varint_get(&t->p);
+	t->gapd = (at_varint_get(&t->p) + 2) * t->s;
 }
 
 static void
@@ -1200,9 +1047,9 @@ tdec_init(tdec *t, const unsigned char *buf)
 	t->p = buf + AT_SAMPLES_HEADER;
 	t->enc = buf[1] & 3;
 	t->i = 0;
-	t->n = (int32_t) ld32(buf + 4);
-	t->cur = ld64(buf + 8);
-	t->s = t->n > 1 ? get_varint(&t->p) : 0;
+	t->n = (int32_t) at_get_le32(buf + 4);
+	t->cur = at_get_le64(buf + 8);
+	t->s = t->n > 1 ? at_varint_get(&t->p) : 0;
 	t->gap = 0;
 	if (t->enc == AT_SAMPLES_T_GAPS)
 		tdec_next_gap(t, end);
@@ -1218,7 +1065,7 @@ tdec_skip(tdec *t, const unsigned char *end, int64_t from)
 {
 	if (t->i == 0)
 	{
-		if (u2i(t->cur) >= from)
+		if (at_u2i(t->cur) >= from)
 			return;
 		t->i = 1;				/* cur is sample 0's time */
 	}
@@ -1244,7 +1091,7 @@ tdec_skip(tdec *t, const unsigned char *end, int64_t from)
 				return;
 		}
 		/* sample i is the gap's, gapd after i - 1 */
-		if (u2i(t->cur + t->gapd) >= from)
+		if (at_u2i(t->cur + t->gapd) >= from)
 			return;
 		t->cur += t->gapd;
 		t->i++;
@@ -1265,7 +1112,7 @@ tdec_run(tdec *t, const unsigned char *end, int64_t *out, int32_t cnt)
 		return;
 	if (t->i == 0)
 	{
-		out[k++] = u2i(cur);
+		out[k++] = at_u2i(cur);
 		t->i = 1;
 	}
 	if (t->enc != AT_SAMPLES_T_GAPS)
@@ -1276,7 +1123,7 @@ tdec_run(tdec *t, const unsigned char *end, int64_t *out, int32_t cnt)
 			for (; k < cnt; k++)
 			{
 				cur += s;
-				out[k] = u2i(cur);
+				out[k] = at_u2i(cur);
 			}
 			break;
 		case AT_SAMPLES_T_GAPS:
@@ -1289,13 +1136,13 @@ tdec_run(tdec *t, const unsigned char *end, int64_t *out, int32_t cnt)
 				for (int32_t e = k + run; k < e; k++)
 				{
 					cur += s;
-					out[k] = u2i(cur);
+					out[k] = at_u2i(cur);
 				}
 				t->i += run;
 				if (k < cnt)	/* at the gap */
 				{
 					cur += t->gapd;
-					out[k++] = u2i(cur);
+					out[k++] = at_u2i(cur);
 					t->i++;
 					tdec_next_gap(t, end);
 				}
@@ -1307,9 +1154,9 @@ tdec_run(tdec *t, const unsigned char *end, int64_t *out, int32_t cnt)
 
 				for (; k < cnt; k++)
 				{
-					s += unzz(get_varint(&p));
+					s += at_unzigzag(at_varint_get(&p));
 					cur += s;
-					out[k] = u2i(cur);
+					out[k] = at_u2i(cur);
 				}
 				t->p = p;
 				t->s = s;
@@ -1419,10 +1266,10 @@ encode_times(const int64_t *ts, int32_t n, unsigned char *p, int *enc)
 	if (i == n)
 	{
 		*enc = AT_SAMPLES_T_REGULAR;
-		return put_varint(p, s);
+		return at_varint_put(p, s);
 	}
 	s = mode_step(ts, n);
-	p = put_varint(p, s);
+	p = at_varint_put(p, s);
 
 	/* both sizes when every step is a whole number of s, else delta-of-deltas */
 	prev = s;
@@ -1436,11 +1283,11 @@ encode_times(const int64_t *ts, int32_t n, unsigned char *p, int *enc)
 				multiples = 0;
 			else
 			{
-				gaps_size += varint_len((uint64_t) (i - last_gap - 1)) + varint_len(d / s - 2);
+				gaps_size += at_varint_len((uint64_t) (i - last_gap - 1)) + at_varint_len(d / s - 2);
 				last_gap = i;
 			}
 		}
-		dod_size += varint_len(zz(d - prev));
+		dod_size += at_varint_len(at_zigzag(d - prev));
 		prev = d;
 	}
 	if (multiples && gaps_size <= dod_size)
@@ -1453,8 +1300,8 @@ encode_times(const int64_t *ts, int32_t n, unsigned char *p, int *enc)
 
 			if (d != s)
 			{
-				p = put_varint(p, (uint64_t) (i - last_gap - 1));
-				p = put_varint(p, d / s - 2);
+				p = at_varint_put(p, (uint64_t) (i - last_gap - 1));
+				p = at_varint_put(p, d / s - 2);
 				last_gap = i;
 			}
 		}
@@ -1466,7 +1313,7 @@ encode_times(const int64_t *ts, int32_t n, unsigned char *p, int *enc)
 	{
 		uint64_t	d = (uint64_t) ts[i] - (uint64_t) ts[i - 1];
 
-		p = put_varint(p, zz(d - prev));
+		p = at_varint_put(p, at_zigzag(d - prev));
 		prev = d;
 	}
 	return p;
@@ -1481,7 +1328,7 @@ encode_times(const int64_t *ts, int32_t n, unsigned char *p, int *enc)
 static inline int
 exact_at(double v, int k, int64_t *m)
 {
-	double		x = v * at_samples_p10[k],
+	double		x = v * at_p10[k],
 				f;
 	int64_t		r;
 
@@ -1493,7 +1340,7 @@ exact_at(double v, int k, int64_t *m)
 		r++;
 	else if (f <= -0.5)
 		r--;
-	if (r < (int64_t) M_LIMIT && r > -(int64_t) M_LIMIT && d2u((double) r / at_samples_p10[k]) == d2u(v))
+	if (r < (int64_t) M_LIMIT && r > -(int64_t) M_LIMIT && at_double_bits((double) r / at_p10[k]) == at_double_bits(v))
 	{
 		*m = r;
 		return 1;
@@ -1501,7 +1348,7 @@ exact_at(double v, int k, int64_t *m)
 	if (fabs(x) < TWO53 / 8)
 		return 0;
 	for (int64_t c = r - 2; c <= r + 2; c++)
-		if (c != r && c < (int64_t) M_LIMIT && c > -(int64_t) M_LIMIT && d2u((double) c / at_samples_p10[k]) == d2u(v))
+		if (c != r && c < (int64_t) M_LIMIT && c > -(int64_t) M_LIMIT && at_double_bits((double) c / at_p10[k]) == at_double_bits(v))
 		{
 			*m = c;
 			return 1;
@@ -1597,7 +1444,7 @@ pack(unsigned char *out, const uint64_t *x, int cnt, int w)
 
 		acc |= x[i] << nb;
 		nb += w;
-		st64(out, acc);
+		at_put_le64(out, acc);
 		k = nb >> 3;
 		out += k;
 		acc = k == 8 ? 0 : acc >> (8 * k);
@@ -1641,11 +1488,11 @@ put_chunk(unsigned char *p, const int64_t *m, int cnt, const coder *cd, int64_t 
 			dmx = d;
 	}
 	wf = bit_width((uint64_t) mx - (uint64_t) mn);
-	size_f = varint_len(zz((uint64_t) mn)) + packed_bytes(cnt, wf, 0);
+	size_f = at_varint_len(at_zigzag((uint64_t) mn)) + packed_bytes(cnt, wf, 0);
 	if (cnt > 1)
 	{
 		wd = bit_width((uint64_t) dmx - (uint64_t) dmn);
-		size_d = varint_len(zz((uint64_t) m[0])) + varint_len(zz((uint64_t) dmn)) + packed_bytes(cnt, wd, 1);
+		size_d = at_varint_len(at_zigzag((uint64_t) m[0])) + at_varint_len(at_zigzag((uint64_t) dmn)) + packed_bytes(cnt, wd, 1);
 	}
 	if (cd != NULL && (wf > 0 || wd > 0))
 	{
@@ -1671,16 +1518,16 @@ put_chunk(unsigned char *p, const int64_t *m, int cnt, const coder *cd, int64_t 
 			bits += (uint64_t) cd->len[sym] + (sym < cd->ne ? 0 : (uint64_t) cd->L);
 		}
 		nbytes = (size_t) ((bits + 7) / 8);
-		size_c = (size_t) varint_len(nbytes) + (split ? (size_t) varint_len(h) : 0) + nbytes;
+		size_c = (size_t) at_varint_len(nbytes) + (split ? (size_t) at_varint_len(h) : 0) + nbytes;
 		if (size_c < best)
 		{
 			bitwriter	w = {NULL, 0, 0};
 
 			*saved += (int64_t) (best - size_c);
 			*p++ = AT_SAMPLES_CHUNK_CODED;
-			p = put_varint(p, nbytes);
+			p = at_varint_put(p, nbytes);
 			if (split)
-				p = put_varint(p, h);
+				p = at_varint_put(p, h);
 			w.p = p;
 			for (int i = 0; i < cnt; i++)
 			{
@@ -1704,15 +1551,15 @@ put_chunk(unsigned char *p, const int64_t *m, int cnt, const coder *cd, int64_t 
 	if (size_f <= size_d)
 	{
 		*p++ = (unsigned char) wf;
-		p = put_varint(p, zz((uint64_t) mn));
+		p = at_varint_put(p, at_zigzag((uint64_t) mn));
 		for (int i = 0; i < cnt; i++)
 			x[i] = (uint64_t) m[i] - (uint64_t) mn;
 		memcpy(p, tmp, (size_t) (pack(tmp, x, cnt, wf) - tmp));
 		return p + packed_bytes(cnt, wf, 0);
 	}
 	*p++ = (unsigned char) (0x80 | wd);
-	p = put_varint(p, zz((uint64_t) m[0]));
-	p = put_varint(p, zz((uint64_t) dmn));
+	p = at_varint_put(p, at_zigzag((uint64_t) m[0]));
+	p = at_varint_put(p, at_zigzag((uint64_t) dmn));
 	for (int i = 1; i < cnt; i++)
 		x[i - 1] = (uint64_t) (m[i] - m[i - 1]) - (uint64_t) dmn;
 	memcpy(p, tmp, (size_t) (pack(tmp, x, cnt - 1, wd) - tmp));
@@ -1867,7 +1714,7 @@ coder_plan(const double *v, int32_t n, int k, int64_t mmin, int64_t mmax, int ma
 /*
  * The value counts section of cs into out (room for AT_SAMPLES_COUNTS_MAX
  * entries): varint k, then per distinct integer in increasing order a
- * varint of zz(m) (the first) or of the step from the previous one minus 1,
+ * varint of at_zigzag(m) (the first) or of the step from the previous one minus 1,
  * and a varint of its count minus 1.  0 when there are too many.
  */
 static size_t
@@ -1881,7 +1728,7 @@ put_counts(const counter *cs, unsigned char *out)
 		k += cs->c[i] != 0;
 	if (k > AT_SAMPLES_COUNTS_MAX)
 		return 0;
-	p = put_varint(out, (uint64_t) k);
+	p = at_varint_put(out, (uint64_t) k);
 	k = 0;
 	for (int i = 0; i < COUNTS_WINDOW; i++)
 	{
@@ -1889,8 +1736,8 @@ put_counts(const counter *cs, unsigned char *out)
 
 		if (cs->c[i] == 0)
 			continue;
-		p = put_varint(p, k++ == 0 ? zz((uint64_t) m) : (uint64_t) (m - prev - 1));
-		p = put_varint(p, (uint64_t) cs->c[i] - 1);
+		p = at_varint_put(p, k++ == 0 ? at_zigzag((uint64_t) m) : (uint64_t) (m - prev - 1));
+		p = at_varint_put(p, (uint64_t) cs->c[i] - 1);
 		prev = m;
 	}
 	return (size_t) (p - out);
@@ -1996,19 +1843,19 @@ encode_impl(const int64_t *ts, const double *v, int32_t n, unsigned char *out, i
 		venc = AT_SAMPLES_V_RAW;
 		p = tend;
 		for (int32_t i = 0; i < n; i++, p += 8)
-			st64(p, d2u(v[i]));
+			at_put_le64(p, at_double_bits(v[i]));
 	}
 	out[0] = (unsigned char) version;
 	out[1] = (unsigned char) AT_SAMPLES_FLAGS(tenc, venc);
 	out[2] = (unsigned char) (k + 1);
 	out[3] = 0;
-	st32(out + 4, (uint32_t) n);
-	st64(out + 8, (uint64_t) ts[0]);
-	st64(out + 16, (uint64_t) ts[n - 1]);
-	st64(out + 24, d2u(mn));
-	st64(out + 32, d2u(mx));
-	st32(out + 40, (uint32_t) (tend - out - AT_SAMPLES_HEADER));
-	st32(out + 44, (uint32_t) csize);
+	at_put_le32(out + 4, (uint32_t) n);
+	at_put_le64(out + 8, (uint64_t) ts[0]);
+	at_put_le64(out + 16, (uint64_t) ts[n - 1]);
+	at_put_le64(out + 24, at_double_bits(mn));
+	at_put_le64(out + 32, at_double_bits(mx));
+	at_put_le32(out + 40, (uint32_t) (tend - out - AT_SAMPLES_HEADER));
+	at_put_le32(out + 44, (uint32_t) csize);
 	return (size_t) (p - out);
 }
 
@@ -2029,9 +1876,9 @@ check_times(const unsigned char *p, const unsigned char *end, int enc, int32_t n
 			return "a one-sample block has two times";
 		return NULL;
 	}
-	if (u2i(last) <= u2i(first))
+	if (at_u2i(last) <= at_u2i(first))
 		return "the last time is not after the first";
-	if ((p = check_varint(p, end, &s)) == NULL)
+	if ((p = at_varint_check(p, end, &s)) == NULL)
 		return "the time section is cut short or holds a bad varint";
 	if (s == 0)
 		return "the time step is zero";
@@ -2056,7 +1903,7 @@ check_times(const unsigned char *p, const unsigned char *end, int enc, int32_t n
 			uint64_t	pd,
 						k;
 
-			if ((p = check_varint(p, end, &pd)) == NULL || (p = check_varint(p, end, &k)) == NULL)
+			if ((p = at_varint_check(p, end, &pd)) == NULL || (p = at_varint_check(p, end, &k)) == NULL)
 				return "the time section is cut short or holds a bad varint";
 			if (pd >= (uint64_t) (n - 1 - at))
 				return "a gap lies past the last sample";
@@ -2077,10 +1924,10 @@ check_times(const unsigned char *p, const unsigned char *end, int enc, int32_t n
 		{
 			uint64_t	x;
 
-			if ((p = check_varint(p, end, &x)) == NULL)
+			if ((p = at_varint_check(p, end, &x)) == NULL)
 				return "the time section is cut short or holds a bad varint";
-			d += unzz(x);
-			if (u2i(cur + d) <= u2i(cur))
+			d += at_unzigzag(x);
+			if (at_u2i(cur + d) <= at_u2i(cur))
 				return "the times are not strictly increasing";
 			cur += d;
 		}
@@ -2102,7 +1949,7 @@ check_counts(const unsigned char *p, const unsigned char *end, int32_t n, int64_
 	uint64_t	x,
 				total = 0;
 
-	if ((p = check_varint(p, end, &x)) == NULL || x < 1 || x > AT_SAMPLES_COUNTS_MAX)
+	if ((p = at_varint_check(p, end, &x)) == NULL || x < 1 || x > AT_SAMPLES_COUNTS_MAX)
 		return "the value counts section is cut short or counts too many values";
 	*k = (int) x;
 	for (int i = 0; i < *k; i++)
@@ -2110,13 +1957,13 @@ check_counts(const unsigned char *p, const unsigned char *end, int32_t n, int64_
 		uint64_t	d,
 					c;
 
-		if ((p = check_varint(p, end, &d)) == NULL || (p = check_varint(p, end, &c)) == NULL)
+		if ((p = at_varint_check(p, end, &d)) == NULL || (p = at_varint_check(p, end, &c)) == NULL)
 			return "the value counts section is cut short or holds a bad varint";
 		if (i == 0)
 		{
-			if (unzz(d) + (M_LIMIT - 1) > 2 * M_LIMIT - 2)
+			if (at_unzigzag(d) + (M_LIMIT - 1) > 2 * M_LIMIT - 2)
 				return "a counted value is not below 2^53 in magnitude";
-			cm[0] = u2i(unzz(d));
+			cm[0] = at_u2i(at_unzigzag(d));
 		}
 		else
 		{
@@ -2149,10 +1996,10 @@ check_values(const unsigned char *p, const unsigned char *end, int version, int 
 	{
 		if ((size_t) (end - p) != 8 * (size_t) n)
 			return "the raw values do not fill the value section";
-		mn = mx = u2d(ld64(p));
+		mn = mx = at_bits_double(at_get_le64(p));
 		for (int32_t i = 0; i < n; i++, p += 8)
 		{
-			double		d = u2d(ld64(p));
+			double		d = at_bits_double(at_get_le64(p));
 
 			if (!isfinite(d))
 				return "a value is not finite";
@@ -2232,10 +2079,10 @@ check_values(const unsigned char *p, const unsigned char *end, int version, int 
 		}
 		if (p != end)
 			return "trailing bytes after the last value chunk";
-		mn = (double) imin / at_samples_p10[scale];
-		mx = (double) imax / at_samples_p10[scale];
+		mn = (double) imin / at_p10[scale];
+		mx = (double) imax / at_p10[scale];
 	}
-	if (d2u(mn) != d2u(hmin) || d2u(mx) != d2u(hmax))
+	if (at_double_bits(mn) != at_double_bits(hmin) || at_double_bits(mx) != at_double_bits(hmax))
 		return "min or max does not match the values";
 	return NULL;
 }
@@ -2270,20 +2117,20 @@ at_samples_check(const unsigned char *buf, size_t len, at_samples_info *info)
 		return "a version-2 block must have integer values";
 	if (buf[3] != 0)
 		return "reserved header bytes are not zero";
-	n = ld32(buf + 4);
+	n = at_get_le32(buf + 4);
 	if (n < 1 || n > AT_SAMPLES_MAX)
 		return "the number of samples is out of range";
-	tsize = ld32(buf + 40);
+	tsize = at_get_le32(buf + 40);
 	if (tsize > len - AT_SAMPLES_HEADER)
 		return "the time section runs past the end";
-	csize = ld32(buf + 44);
+	csize = at_get_le32(buf + 44);
 	if (csize > len - AT_SAMPLES_HEADER - tsize)
 		return "the value counts section runs past the end";
 	if (csize > 0 && venc != AT_SAMPLES_V_INTS)
 		return "raw values cannot have a value counts section";
 	at_samples_info_read(buf, &h);
-	msg = check_times(buf + AT_SAMPLES_HEADER, buf + AT_SAMPLES_HEADER + tsize, tenc, h.n, ld64(buf + 8),
-					  ld64(buf + 16));
+	msg = check_times(buf + AT_SAMPLES_HEADER, buf + AT_SAMPLES_HEADER + tsize, tenc, h.n, at_get_le64(buf + 8),
+					  at_get_le64(buf + 16));
 	if (msg == NULL && csize > 0)
 		msg = check_counts(buf + AT_SAMPLES_HEADER + tsize, buf + AT_SAMPLES_HEADER + tsize + csize, h.n, cm, cc, &k);
 	if (msg == NULL)
@@ -2319,7 +2166,7 @@ at_samples_check(const unsigned char *buf, size_t len, at_samples_info *info)
 static ALWAYS_INLINE void
 ints_to_doubles(const uint64_t *restrict x, int cnt, double *restrict v, int k, int small)
 {
-	double		div = at_samples_p10[k];
+	double		div = at_p10[k];
 
 	if (small)
 	{
@@ -2330,20 +2177,20 @@ ints_to_doubles(const uint64_t *restrict x, int cnt, double *restrict v, int k, 
 		if (k == 0)
 			for (int g = 0; g < groups; g++)
 				for (int j = 0; j < 8; j++)
-					o[8 * g + j] = u2d(x[8 * g + j] + MAGIC_BITS) - MAGIC;
+					o[8 * g + j] = at_bits_double(x[8 * g + j] + MAGIC_BITS) - MAGIC;
 		else
 			for (int g = 0; g < groups; g++)
 				for (int j = 0; j < 8; j++)
-					o[8 * g + j] = (u2d(x[8 * g + j] + MAGIC_BITS) - MAGIC) / div;
+					o[8 * g + j] = (at_bits_double(x[8 * g + j] + MAGIC_BITS) - MAGIC) / div;
 		if (o == tmp)
 			memcpy(v, tmp, sizeof(double) * (size_t) cnt);
 	}
 	else if (k == 0)
 		for (int i = 0; i < cnt; i++)
-			v[i] = (double) u2i(x[i]);
+			v[i] = (double) at_u2i(x[i]);
 	else
 		for (int i = 0; i < cnt; i++)
-			v[i] = (double) u2i(x[i]) / div;
+			v[i] = (double) at_u2i(x[i]) / div;
 }
 
 /* Decoded integers x[0..cnt) (room for whole groups of 8) as doubles into v. */
@@ -2368,7 +2215,7 @@ chunk_doubles(const chunk *c, int cnt, const unsigned char *end, double *v, int 
 
 	if (chunk_constant(c))
 	{
-		double		d = (double) u2i(c->ref) / at_samples_p10[k];
+		double		d = (double) at_u2i(c->ref) / at_p10[k];
 
 		for (int i = 0; i < cnt; i++)
 			v[i] = d;
@@ -2416,14 +2263,14 @@ raw_values(const unsigned char *p, int32_t cnt, double *v)
 	memcpy(v, p, 8 * (size_t) cnt);
 #else
 	for (int32_t i = 0; i < cnt; i++)
-		v[i] = u2d(ld64(p + 8 * (size_t) i));
+		v[i] = at_bits_double(at_get_le64(p + 8 * (size_t) i));
 #endif
 }
 
 void
 at_samples_decode(const unsigned char *buf, size_t len, int64_t *ts, double *v)
 {
-	int32_t		n = (int32_t) ld32(buf + 4);
+	int32_t		n = (int32_t) at_get_le32(buf + 4);
 	int			scale = (int) buf[2] - 1,
 				coded = 0;
 	const unsigned char *vs = value_section(buf);
@@ -2459,10 +2306,10 @@ at_samples_iter_init(at_samples_iter *it, const unsigned char *buf, size_t len)
 {
 	it->buf = buf;
 	it->len = len;
-	it->n = (int32_t) ld32(buf + 4);
+	it->n = (int32_t) at_get_le32(buf + 4);
 	it->done = 0;
 	it->scale = (int32_t) buf[2] - 1;
-	it->div = it->scale >= 0 ? at_samples_p10[it->scale] : 1;
+	it->div = it->scale >= 0 ? at_p10[it->scale] : 1;
 	it->coded = 0;
 	if (it->scale >= 0)
 		it->pos = (size_t) (chunks_begin(buf, len, &it->code, &it->coded, AT_SAMPLES_CODE_FAST) - buf);
@@ -2509,7 +2356,7 @@ at_samples_iter_next(at_samples_iter *it, double *v, int *constant)
 		else if (chunk_constant(&c))
 		{
 			*constant = 1;
-			v[0] = (double) u2i(c.ref) / it->div;
+			v[0] = (double) at_u2i(c.ref) / it->div;
 		}
 		else
 			chunk_doubles(&c, cnt, it->buf + it->len, v, it->scale);
@@ -2531,7 +2378,7 @@ at_samples_iter_next_scaled(at_samples_iter *it, int64_t *m, int *constant)
 	{
 		*constant = chunk_constant(&c);
 		if (*constant)
-			m[0] = u2i(c.ref);
+			m[0] = at_u2i(c.ref);
 		else
 			chunk_ints(&c, cnt, it->buf + it->len, m);
 	}
@@ -2664,7 +2511,7 @@ at_samples_window(const unsigned char *buf, size_t len, int64_t from, int64_t to
 			i0 = t.i;
 			m = (int32_t) kend - i0;
 			for (int32_t j = 0; j < m; j++, cur += t.s)
-				ts[j] = u2i(cur);
+				ts[j] = at_u2i(cur);
 		}
 	}
 	else
@@ -2702,7 +2549,7 @@ at_samples_window(const unsigned char *buf, size_t len, int64_t from, int64_t to
 	if (buf[0] == AT_SAMPLES_VERSION)
 	{
 		const unsigned char *q = vs;
-		uint64_t	t = get_varint(&q);
+		uint64_t	t = at_varint_get(&q);
 
 		code_table = vs;
 		vs = q + t;
@@ -2809,7 +2656,7 @@ at_samples_slice(const unsigned char *buf, size_t len, int64_t from, int64_t to,
 int
 at_samples_sum_text(const unsigned char *buf, size_t len, char *out, size_t outlen)
 {
-	int32_t		n = (int32_t) ld32(buf + 4);
+	int32_t		n = (int32_t) at_get_le32(buf + 4);
 	int			scale = (int) buf[2] - 1;
 	const unsigned char *vs = value_section(buf);
 	/* the sum mod 2^128 as two limbs; |sum| < 2^24 * 2^53 */
@@ -2837,7 +2684,7 @@ at_samples_sum_text(const unsigned char *buf, size_t len, char *out, size_t outl
 
 		vs = chunk_read(vs, cnt, &c, coded ? &code : NULL);
 		if (chunk_constant(&c))
-			sum = (int64_t) cnt * u2i(c.ref);
+			sum = (int64_t) cnt * at_u2i(c.ref);
 		else
 		{
 			chunk_ints(&c, cnt, buf + len, m);
@@ -3195,15 +3042,15 @@ at_samples_counts(const unsigned char *buf, int64_t *m, int64_t *count)
 	const unsigned char *p = time_end(buf);
 	int			k;
 
-	if (ld32(buf + 44) == 0)
+	if (at_get_le32(buf + 44) == 0)
 		return 0;
-	k = (int) get_varint(&p);
+	k = (int) at_varint_get(&p);
 	for (int i = 0; i < k; i++)
 	{
-		uint64_t	d = get_varint(&p);
+		uint64_t	d = at_varint_get(&p);
 
-		m[i] = i == 0 ? u2i(unzz(d)) : m[i - 1] + (int64_t) d + 1;
-		count[i] = (int64_t) get_varint(&p) + 1;
+		m[i] = i == 0 ? at_u2i(at_unzigzag(d)) : m[i - 1] + (int64_t) d + 1;
+		count[i] = (int64_t) at_varint_get(&p) + 1;
 	}
 	return k;
 }

@@ -89,6 +89,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "num.h"
+
 #define AT_SAMPLES_VERSION		2	/* blocks with a value code; others are written as 1 */
 #define AT_SAMPLES_VERSION_PLAIN	1
 #define AT_SAMPLES_HEADER		48
@@ -104,8 +106,7 @@
 #define AT_SAMPLES_V_RAW		1
 #define AT_SAMPLES_FLAGS(t, v)	((t) | (v) << 2)
 
-/* 10^k for each scale, exact: a scaled value is (double) m / at_samples_p10[k] */
-extern const double at_samples_p10[AT_SAMPLES_MAX_SCALE + 1];
+/* a scaled value is (double) m / at_p10[k] (num.h), k <= AT_SAMPLES_MAX_SCALE = AT_P10_MAX */
 
 /*
  * The value code of a version-2 block (see the format above): at most
@@ -203,6 +204,13 @@ extern const char *at_samples_check(const unsigned char *buf, size_t len, at_sam
 
 /* The header of a checked block. */
 extern void at_samples_info_read(const unsigned char *buf, at_samples_info *info);
+
+/*
+ * Bounds of the integers m (value = m / 10^scale) of a block with scale
+ * >= 0, from its min and max: one more each side, as min * 10^scale may
+ * round to the next integer.
+ */
+extern void at_samples_int_bounds(const at_samples_info *info, int64_t *mlo, int64_t *mhi);
 
 /* Every sample of a checked block into ts[n] and v[n] (either may be NULL). */
 extern void at_samples_decode(const unsigned char *buf, size_t len, int64_t *ts, double *v);
@@ -308,9 +316,6 @@ extern int32_t at_samples_merge(const int64_t *ts_a, const double *v_a, int32_t 
  * case hexadecimal (src/core/hex.h); the bytes go through at_samples_check.
  */
 #define AT_SAMPLES_TEXT_PREFIX "v1:"
-extern size_t at_samples_text_size(size_t len);
-extern void at_samples_format(const unsigned char *buf, size_t len, char *out);
-extern const char *at_samples_parse(const char *s, size_t slen, unsigned char *out, size_t *outlen, size_t *pos);
 
 /* Bytes at_samples_format writes for a block of len bytes, the NUL included. */
 extern size_t at_samples_text_size(size_t len);

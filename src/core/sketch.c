@@ -3,7 +3,7 @@
  */
 #include "sketch.h"
 
-#include "bigendian.h"
+#include "bytes.h"
 
 #include <math.h>
 #include <stdarg.h>
@@ -462,42 +462,6 @@ at_sk_rank(const at_sketch *sk, double x)
 
 /* ---- serialized form ---- */
 
-static size_t
-put_varint(unsigned char *p, uint64_t v)
-{
-	size_t		n = 0;
-
-	while (v >= 0x80)
-	{
-		p[n++] = (unsigned char) (v | 0x80);
-		v >>= 7;
-	}
-	p[n++] = (unsigned char) v;
-	return n;
-}
-
-/* 0 if truncated or longer than 64 bits, else bytes read. */
-static size_t
-get_varint(const unsigned char *p, size_t avail, uint64_t *v)
-{
-	uint64_t	r = 0;
-
-	for (size_t n = 0; n < avail && n < 10; n++)
-	{
-		uint64_t	b = p[n] & 0x7f;
-
-		if (n == 9 && (p[n] & 0xfe))
-			return 0;			/* bits beyond 64 */
-		r |= b << (7 * n);
-		if (!(p[n] & 0x80))
-		{
-			*v = r;
-			return n + 1;
-		}
-	}
-	return 0;
-}
-
 static uint32_t
 nonempty(const at_sketch *sk)
 {
@@ -517,19 +481,6 @@ at_sk_encoded_bound(const at_sketch *sk)
 	return AT_SK_HEADER + span * (5 + 10);
 }
 
-static size_t
-varint_len(uint64_t v)
-{
-	size_t		n = 1;
-
-	while (v >= 0x80)
-	{
-		v >>= 7;
-		n++;
-	}
-	return n;
-}
-
 /* Mirrors at_sk_encode without writing: the expanded state's flat size. */
 size_t
 at_sk_encoded_size(const at_sketch *sk)
@@ -546,10 +497,10 @@ at_sk_encoded_size(const at_sketch *sk)
 			if (c == 0)
 				continue;
 			if (!started)
-				n += varint_len(i < 0 ? ((uint64_t) (-(int64_t) i) << 1) - 1 : (uint64_t) i << 1);
+				n += at_varint_len(at_zigzag((uint64_t) (int64_t) i));
 			else
-				n += varint_len((uint64_t) (i - prev));
-			n += varint_len(c);
+				n += at_varint_len((uint64_t) (i - prev));
+			n += at_varint_len(c);
 			prev = i;
 			started = 1;
 		}
@@ -559,7 +510,7 @@ at_sk_encoded_size(const at_sketch *sk)
 size_t
 at_sk_encode(const at_sketch *sk, unsigned char *buf)
 {
-	size_t		n = AT_SK_HEADER;
+	unsigned char *p = buf + AT_SK_HEADER;
 	int32_t		prev = 0;
 	int			started = 0;
 
@@ -585,15 +536,15 @@ at_sk_encode(const at_sketch *sk, unsigned char *buf)
 			if (c == 0)
 				continue;
 			if (!started)		/* zigzag: small magnitudes stay short */
-				n += put_varint(buf + n, i < 0 ? ((uint64_t) (-(int64_t) i) << 1) - 1 : (uint64_t) i << 1);
+				p = at_varint_put(p, at_zigzag((uint64_t) (int64_t) i));
 			else
-				n += put_varint(buf + n, (uint64_t) (i - prev));
-			n += put_varint(buf + n, c);
+				p = at_varint_put(p, (uint64_t) (i - prev));
+			p = at_varint_put(p, c);
 			prev = i;
 			started = 1;
 		}
 	}
-	return n;
+	return (size_t) (p - buf);
 }
 
 static const char *
@@ -607,7 +558,8 @@ at_sk_decode(at_sketch *sk, const unsigned char *buf, size_t len, at_mem_fn mem,
 {
 	double		alpha;
 	uint32_t	nb;
-	size_t		pos = AT_SK_HEADER;
+	const unsigned char *p = buf + AT_SK_HEADER,
+			   *end = buf + len;
 	int64_t		idx = 0;
 	const char *msg = NULL;
 
@@ -637,14 +589,13 @@ at_sk_decode(at_sketch *sk, const unsigned char *buf, size_t len, at_mem_fn mem,
 	{
 		uint64_t	v,
 					c;
-		size_t		r = get_varint(buf + pos, len - pos, &v);
 
-		if (r == 0)
+		p = at_varint_check(p, end, &v);
+		if (p == NULL)
 		{
 			msg = "truncated or overlong bucket index";
 			break;
 		}
-		pos += r;
 		if (k == 0)
 		{
 			if (v > 2 * (uint64_t) INDEX_LIMIT)
@@ -652,7 +603,7 @@ at_sk_decode(at_sketch *sk, const unsigned char *buf, size_t len, at_mem_fn mem,
 				msg = "bucket index is out of range";
 				break;
 			}
-			idx = (v & 1) ? -(int64_t) ((v + 1) >> 1) : (int64_t) (v >> 1);
+			idx = at_u2i(at_unzigzag(v));
 		}
 		else
 		{
@@ -674,13 +625,12 @@ at_sk_decode(at_sketch *sk, const unsigned char *buf, size_t len, at_mem_fn mem,
 			msg = "bucket index is out of range";
 			break;
 		}
-		r = get_varint(buf + pos, len - pos, &c);
-		if (r == 0)
+		p = at_varint_check(p, end, &c);
+		if (p == NULL)
 		{
 			msg = "truncated or overlong bucket count";
 			break;
 		}
-		pos += r;
 		if (c == 0)
 			msg = "a listed bucket is empty";
 		else
@@ -691,7 +641,7 @@ at_sk_decode(at_sketch *sk, const unsigned char *buf, size_t len, at_mem_fn mem,
 				msg = err_message(e);
 		}
 	}
-	if (msg == NULL && pos != len)
+	if (msg == NULL && p != end)
 		msg = "trailing bytes after the buckets";
 	if (msg == NULL)
 		msg = at_sk_check(sk);

@@ -11,6 +11,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "num.h"
 #include "unpivot.h"
 
 const char *
@@ -125,8 +126,6 @@ at_csv_split(char *buf, size_t len, at_field *fields, size_t max_fields,
 static int
 at_parse_decimal_fast(const char *s, size_t len, double *out)
 {
-	static const double pow10[16] = {1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9,
-	1e10, 1e11, 1e12, 1e13, 1e14, 1e15};
 	const char *p = s,
 			   *end = s + len;
 	int			neg = 0,
@@ -159,7 +158,7 @@ at_parse_decimal_fast(const char *s, size_t len, double *out)
 	}
 	if (frac == 0)				/* "12." is left to strtod */
 		return 0;
-	v = frac > 0 ? (double) m / pow10[frac] : (double) m;
+	v = frac > 0 ? (double) m / at_p10[frac] : (double) m;
 	*out = neg ? -v : v;
 	return 1;
 }

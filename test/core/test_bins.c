@@ -6,6 +6,7 @@
 
 #include "bins.h"
 #include "rng.h"
+#include "samples.h"
 #include "tap.h"
 
 static void
@@ -382,11 +383,252 @@ test_count_slots(void)
 	CHECK(bad == 0 && runs > 1000, "counting by a slot table = the plain loop: %d bad of %d", bad, runs);
 }
 
+/* ---- samples blocks ---- */
+
+#define BLOCK_N 3000
+
+/* values of shape k: 3-decimal percents; few integers; raw doubles; integers too far apart; runs of one value */
+static double
+block_value(at_rng *r, int shape, int32_t i, double prev)
+{
+	switch (shape)
+	{
+		case 0:
+			return (double) (int64_t) (at_rng_next(r) % 100001) / 1000;
+		case 1:
+			return (double) (at_rng_next(r) % 101);
+		case 2:
+			return at_rng_uniform(r) * 100;
+		case 3:
+			return (double) (int64_t) (at_rng_next(r) % 3) * 4e6 + (double) (at_rng_next(r) % 10);
+		default:
+			return i % 200 < 150 && i > 0 ? prev : (double) ((int64_t) (at_rng_next(r) % 2001) * 5 - 500) / 100;
+	}
+}
+
+/* A new block of n samples of shape (caller frees *ts, *v and the block). */
+static unsigned char *
+make_block(at_rng *r, int shape, int32_t n, int64_t **ts, double **v, size_t *len)
+{
+	unsigned char *b = malloc(at_samples_encode_bound(n));
+
+	*ts = malloc(sizeof(int64_t) * (size_t) n);
+	*v = malloc(sizeof(double) * (size_t) n);
+	for (int32_t i = 0; i < n; i++)
+	{
+		(*ts)[i] = 741484800000000 + (int64_t) i * 15000000;
+		(*v)[i] = block_value(r, shape, i, i > 0 ? (*v)[i - 1] : 0);
+	}
+	*len = at_samples_encode(*ts, *v, n, b);
+	return b;
+}
+
+static void
+init_kind(at_bins *h, int kind)
+{
+	static const double e[] = {-1, 0, 0.5, 10, 33.3, 50, 99.999, 100, 4e6};
+	static const double t[] = {90, 0, 10.001, 50, 50, 100, -3, 4000000};
+
+	if (kind == AT_BINS_EQUAL)
+		at_bins_init(h, AT_BINS_EQUAL, 0, 100, 10, NULL, 0, tap_mem, NULL);
+	else if (kind == AT_BINS_EDGES)
+		at_bins_init(h, AT_BINS_EDGES, 0, 0, 0, e, 9, tap_mem, NULL);
+	else
+		at_bins_init(h, AT_BINS_CDF, 0, 0, 0, t, 8, tap_mem, NULL);
+}
+
+static int
+same_counts(const at_bins *a, const at_bins *b)
+{
+	return a->n == b->n && memcmp(a->counts, b->counts, sizeof(int64_t) * (size_t) a->nslots) == 0;
+}
+
+/*
+ * Counting a block (by its value counts, a slot table or value by value)
+ * and a window of its integers count what decoding and at_bins_add count;
+ * one table serves block after block, widened or rebuilt.
+ */
+static void
+test_blocks(void)
+{
+	at_rng		r;
+	int			bad = 0,
+				runs = 0,
+				tabled = 0,
+				counted = 0;
+
+	at_rng_seed(&r, 32);
+	for (int kind = AT_BINS_EQUAL; kind <= AT_BINS_CDF; kind++)
+	{
+		at_bins		got,
+					want;
+		at_bins_slots slots = {0};
+
+		init_kind(&got, kind);
+		init_kind(&want, kind);
+		for (int round = 0; round < 3; round++)
+			for (int shape = 0; shape < 5; shape++)
+			{
+				int64_t    *ts;
+				double	   *v;
+				size_t		len;
+				int32_t		n = 1 + (int32_t) (at_rng_next(&r) % BLOCK_N);
+				unsigned char *b = make_block(&r, shape, n, &ts, &v, &len);
+				int64_t		cm[AT_SAMPLES_COUNTS_MAX],
+							cc[AT_SAMPLES_COUNTS_MAX];
+
+				counted += at_samples_counts(b, cm, cc) > 0;
+				at_bins_add_block(&got, &slots, b, len, tap_mem, NULL);
+				at_samples_decode(b, len, NULL, v);
+				at_bins_add_values(&want, v, n);
+				{
+					at_samples_info info;
+					int64_t		mlo,
+								mhi;
+
+					at_samples_info_read(b, &info);
+					if (info.scale >= 0 && at_samples_counts(b, cm, cc) == 0)
+					{
+						at_samples_int_bounds(&info, &mlo, &mhi);
+						tabled += mhi - mlo < AT_BINS_SLOT_TABLE_MAX;
+					}
+				}
+				bad += !same_counts(&got, &want);
+				runs++;
+				free(ts);
+				free(v);
+				free(b);
+			}
+		at_bins_slots_free(&slots, tap_mem, NULL);
+		at_bins_free(&got, tap_mem, NULL);
+		at_bins_free(&want, tap_mem, NULL);
+	}
+	CHECK(bad == 0 && runs == 45 && tabled > 10 && counted > 3,
+		  "blocks counted (%d by a table, %d by their value counts) = decoded and added: %d bad of %d", tabled,
+		  counted, bad, runs);
+}
+
+static void
+test_windows(void)
+{
+	at_rng		r;
+	int			bad = 0,
+				runs = 0,
+				wide = 0;
+
+	at_rng_seed(&r, 33);
+	for (int it = 0; it < 60; it++)
+	{
+		int			shape = it % 5 == 2 ? 0 : it % 5;
+		int64_t    *ts,
+				   *wts,
+				   *wm,
+					mlo,
+					mhi;
+		double	   *v,
+				   *wv;
+		size_t		len;
+		at_samples_info info;
+		unsigned char *b = make_block(&r, shape, BLOCK_N, &ts, &v, &len);
+		int64_t		from = ts[at_rng_next(&r) % BLOCK_N],
+					to = from + (int64_t) (at_rng_next(&r) % 1000) * 15000000 + 1;
+		int32_t		room = at_samples_window_room(b, from, to),
+					n;
+		at_bins		got,
+					want;
+		at_bins_slots slots = {0};
+
+		at_samples_info_read(b, &info);
+		wts = malloc(sizeof(int64_t) * (size_t) room);
+		wm = malloc(sizeof(int64_t) * (size_t) room);
+		wv = malloc(sizeof(double) * (size_t) room);
+		n = at_samples_window(b, len, from, to, wts, NULL, wm);
+		at_samples_window(b, len, from, to, wts, wv, NULL);
+		at_samples_int_bounds(&info, &mlo, &mhi);
+		init_kind(&got, AT_BINS_EQUAL + it % 3);
+		init_kind(&want, AT_BINS_EQUAL + it % 3);
+		if (at_bins_add_scaled(&got, &slots, wm, n, info.scale, mlo, mhi, tap_mem, NULL) != 0)
+		{
+			/* too wide for a table: nothing counted */
+			wide++;
+			bad += got.n != 0 || slots.slot_of != NULL;
+			at_bins_add_values(&got, wv, n);
+		}
+		at_bins_add_values(&want, wv, n);
+		bad += !same_counts(&got, &want);
+		runs++;
+		at_bins_slots_free(&slots, tap_mem, NULL);
+		at_bins_free(&got, tap_mem, NULL);
+		at_bins_free(&want, tap_mem, NULL);
+		free(ts);
+		free(v);
+		free(b);
+		free(wts);
+		free(wm);
+		free(wv);
+	}
+	CHECK(bad == 0 && wide >= 10 && wide < runs, "windows' integers counted by a table = their values: %d bad of %d (%d too wide)",
+		  bad, runs, wide);
+}
+
+/* The table: reused inside, widened over a small union, NULL when too wide or out of memory. */
+static void
+test_slot_table(void)
+{
+	at_bins		h;
+	at_bins_slots t = {0};
+	tap_counted c = {0, 0, 0};
+	const int32_t *a;
+	int			ok;
+
+	init_kind(&h, AT_BINS_EQUAL);
+	a = at_bins_slot_table(&h, &t, 1, 0, 1000, tap_mem, NULL);
+	ok = a != NULL && t.lo == 0 && t.n == 1001 && a[0] == 1 && a[999] == 10 && a[1000] == 10;
+	ok &= at_bins_slot_table(&h, &t, 1, 10, 20, tap_mem, NULL) == a;
+	a = at_bins_slot_table(&h, &t, 1, -50, 500, tap_mem, NULL);
+	ok &= a != NULL && t.lo == -50 && t.n == 1051 && a[0] == 0 && a[50] == 1;
+	a = at_bins_slot_table(&h, &t, 2, 0, 10000, tap_mem, NULL);
+	ok &= a != NULL && t.lo == 0 && t.n == 10001 && t.scale == 2 && a[10000] == 10 && a[5000] == 6;
+	ok &= at_bins_slot_table(&h, &t, 2, 0, AT_BINS_SLOT_TABLE_MAX, tap_mem, NULL) == NULL && t.slot_of != NULL;
+	a = at_bins_slot_table(&h, &t, 2, AT_BINS_SLOT_TABLE_MAX, AT_BINS_SLOT_TABLE_MAX + 10, tap_mem, NULL);
+	ok &= a != NULL && t.lo == AT_BINS_SLOT_TABLE_MAX && t.n == 11;
+	at_bins_slots_free(&t, tap_mem, NULL);
+	c.fail_at = 1;
+	ok &= at_bins_slot_table(&h, &t, 0, 0, 100, tap_counted_mem, &c) == NULL && t.slot_of == NULL && c.live == 0;
+	CHECK(ok, "slot table: reused, widened, rebuilt, refused when too wide, NULL out of memory");
+	{
+		/* without memory for a table a block is counted value by value */
+		at_rng		r;
+		int64_t    *ts;
+		double	   *v;
+		size_t		len;
+		unsigned char *b;
+		at_bins		want;
+
+		at_rng_seed(&r, 35);
+		b = make_block(&r, 0, BLOCK_N, &ts, &v, &len);
+		init_kind(&want, AT_BINS_EQUAL);
+		at_bins_add_values(&want, v, BLOCK_N);
+		c.calls = 0;
+		at_bins_add_block(&h, &t, b, len, tap_counted_mem, &c);
+		CHECK(same_counts(&h, &want) && t.slot_of == NULL && c.live == 0,
+			  "a block counted without memory for a table = its values counted");
+		at_bins_free(&want, tap_mem, NULL);
+		free(ts);
+		free(v);
+		free(b);
+	}
+	at_bins_free(&h, tap_mem, NULL);
+}
+
 void
 test_bins(void)
 {
 	test_slots();
 	test_count_slots();
+	test_blocks();
+	test_windows();
+	test_slot_table();
 	test_cdf();
 	test_serial();
 	test_weights_at_dbl_max();

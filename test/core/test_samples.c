@@ -1358,6 +1358,58 @@ test_halves(void)
 		  windows);
 }
 
+/* The integer bounds of a block contain each of its integers, one more each side. */
+static void
+test_int_bounds(void)
+{
+	at_rng		r;
+	int			bad = 0,
+				runs = 0;
+
+	at_rng_seed(&r, 34);
+	for (int it = 0; it < 200; it++)
+	{
+		int32_t		n = 1 + (int32_t) (at_rng_next(&r) % 500);
+		int			scale = (int) (at_rng_next(&r) % 7);
+		int64_t    *ts = malloc(sizeof(int64_t) * (size_t) n),
+				   *m = malloc(sizeof(int64_t) * (size_t) n),
+					lo = INT64_MAX,
+					hi = INT64_MIN,
+					mlo,
+					mhi;
+		double	   *v = malloc(sizeof(double) * (size_t) n);
+		unsigned char *b = malloc(at_samples_encode_bound(n));
+		at_samples_info info;
+		at_samples_iter iter;
+		int			k,
+					constant;
+
+		regular_times(ts, n);
+		for (int32_t i = 0; i < n; i++)
+			v[i] = (double) ((int64_t) (at_rng_next(&r) % 2000001) - 1000000) / p10[scale];
+		at_samples_encode(ts, v, n, b);
+		at_samples_info_read(b, &info);
+		at_samples_iter_init(&iter, b, at_samples_encode_bound(n));
+		for (int32_t done = 0; info.scale >= 0 && (k = at_samples_iter_next_scaled(&iter, m + done, &constant)) > 0; done += k)
+			for (int i = 1; constant && i < k; i++)
+				m[done + i] = m[done];
+		for (int32_t i = 0; i < n && info.scale >= 0; i++)
+		{
+			lo = m[i] < lo ? m[i] : lo;
+			hi = m[i] > hi ? m[i] : hi;
+		}
+		if (info.scale >= 0)
+			at_samples_int_bounds(&info, &mlo, &mhi);
+		bad += info.scale < 0 || mlo != lo - 1 || mhi != hi + 1;
+		runs++;
+		free(ts);
+		free(m);
+		free(v);
+		free(b);
+	}
+	CHECK(bad == 0, "a block's integer bounds are its least and greatest integer, widened by one: %d bad of %d", bad, runs);
+}
+
 void
 test_samples(void)
 {
@@ -1370,4 +1422,5 @@ test_samples(void)
 	test_coded();
 	test_halves();
 	test_text();
+	test_int_bounds();
 }

@@ -11,7 +11,7 @@
  *    values, gives CDFs in [0, 100], and serializes to bytes that
  *    at_bins_decode reads back and re-encodes byte for byte;
  *  - as a serialized state for at_bins_decode (bins' deserialize,
- *    src/bins_agg.c).  An accepted state re-encodes to the very same
+ *    src/bins_type.c).  An accepted state re-encodes to the very same
  *    bytes, has the shape combine rebuilds from it, merges into a copy,
  *    and answers slots and at_bins_cdf in range.
  */

@@ -2,7 +2,7 @@
  * fuzz_bins_state.c: acmetrace.bins_state's text and binary readers.
  *
  * Every input is used twice:
- *  - as text for at_bins_parse (bins_state_in, src/bins_agg.c): an error
+ *  - as text for at_bins_parse (bins_state_in, src/bins_type.c): an error
  *    points inside the text and leaves no arrays; an accepted text is
  *    v1: and hexadecimal, and at_bins_format writes it back, lower case,
  *    as the same text, which reads again;

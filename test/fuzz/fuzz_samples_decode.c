@@ -160,7 +160,7 @@ exercise(const unsigned char *b, size_t len, const at_samples_info *info)
 			{
 				m[at + i] = constant ? cm[0] : cm[i];
 				FUZZ_CHECK(m[at + i] < ((int64_t) 1 << 53) && m[at + i] > -((int64_t) 1 << 53) &&
-						   fuzz_same_double((double) m[at + i] / at_samples_p10[info->scale], v[at + i]),
+						   fuzz_same_double((double) m[at + i] / at_p10[info->scale], v[at + i]),
 						   "m %lld at %d is not the value", (long long) m[at + i], at + i);
 			}
 			at += got;
