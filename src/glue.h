@@ -7,7 +7,9 @@
 #include "postgres.h"
 
 #include "datatype/timestamp.h"
+#include "executor/spi.h"
 #include "fmgr.h"
+#include "miscadmin.h"
 #include "utils/expandeddatum.h"
 #include "utils/memutils.h"
 
@@ -108,6 +110,29 @@ at_eo_rw(FunctionCallInfo fcinfo, int argno, const ExpandedObjectMethods *method
 			return eoh;
 	}
 	return NULL;
+}
+
+/*
+ * Each row of an open SPI cursor, fetched 10,000 at a time, handed to
+ * row(tuple, descriptor, arg), interruptible between rows; then the cursor
+ * is closed.  row must not run SPI itself (SPI_tuptable is the batch's).
+ */
+static inline void
+at_spi_each_row(Portal portal, void (*row) (HeapTuple tup, TupleDesc td, void *arg), void *arg)
+{
+	for (;;)
+	{
+		SPI_cursor_fetch(portal, true, 10000);
+		if (SPI_processed == 0)
+			break;
+		for (uint64 r = 0; r < SPI_processed; r++)
+		{
+			CHECK_FOR_INTERRUPTS();
+			row(SPI_tuptable->vals[r], SPI_tuptable->tupdesc, arg);
+		}
+		SPI_freetuptable(SPI_tuptable);
+	}
+	SPI_cursor_close(portal);
 }
 
 /* An acmetrace setting's value, NULL when empty (settings.c). */
