@@ -56,16 +56,6 @@ typedef struct history_pass
 	MemoryContext rowcxt;		/* what one row needs, freed after it */
 } history_pass;
 
-/* A job's recorded run in seconds into *run; false when it has none. */
-static bool
-run_seconds(bool null_start, TimestampTz start, bool null_end, TimestampTz end, double *run)
-{
-	if (null_start || null_end)
-		return false;
-	*run = (double) (end - start) / USECS_PER_SEC;
-	return true;
-}
-
 /* job_id, type, submit_time, run_s, features: what is known at its submit time */
 static void
 features_row(history_pass *p, HeapTuple tup, TupleDesc td, const at_history_key *k, TimestampTz submit,
@@ -120,15 +110,12 @@ static void
 history_row(HeapTuple tup, TupleDesc td, void *arg)
 {
 	history_pass *p = arg;
-	bool		null_start,
-				null_end,
+	at_job_times jt;
+	bool		finite = at_job_times_get(tup, td, 5, &jt),
 				null_user,
 				null_type,
 				isnull,
 				has_run;
-	TimestampTz submit = DatumGetTimestampTz(SPI_getbinval(tup, td, 5, &isnull));
-	TimestampTz start = DatumGetTimestampTz(SPI_getbinval(tup, td, 6, &null_start));
-	TimestampTz end = DatumGetTimestampTz(SPI_getbinval(tup, td, 7, &null_end));
 	at_history_key k;
 	double		run = 0;
 	Datum		values[7];
@@ -140,8 +127,7 @@ history_row(HeapTuple tup, TupleDesc td, void *arg)
 	k.gpus = DatumGetInt32(SPI_getbinval(tup, td, 4, &isnull));
 	user = SPI_getbinval(tup, td, 2, &null_user);
 	type = SPI_getbinval(tup, td, 3, &null_type);
-	if (TIMESTAMP_NOT_FINITE(submit) || (!null_start && TIMESTAMP_NOT_FINITE(start)) ||
-		(!null_end && TIMESTAMP_NOT_FINITE(end)))
+	if (!finite)
 		ereport(ERROR,
 				(errcode(ERRCODE_DATETIME_VALUE_OUT_OF_RANGE),
 				 errmsg("job %s has an infinite time", SPI_getvalue(tup, td, 1))));
@@ -151,11 +137,13 @@ history_row(HeapTuple tup, TupleDesc td, void *arg)
 	values[0] = SPI_getbinval(tup, td, 1, &isnull);
 	values[1] = type;
 	nulls[1] = null_type;
-	has_run = run_seconds(null_start, start, null_end, end, &run);
+	has_run = jt.has_start && jt.has_end;
+	if (has_run)
+		run = (double) (jt.end - jt.start) / USECS_PER_SEC;
 	if (p->features)
-		features_row(p, tup, td, &k, submit, values);
+		features_row(p, tup, td, &k, jt.submit, values);
 	else
-		predict_row(p, &k, submit, values, nulls);
+		predict_row(p, &k, jt.submit, values, nulls);
 	/* run_s: column 3 of the features, 4 of the predictions */
 	values[p->features ? 3 : 4] = Float8GetDatum(run);
 	nulls[p->features ? 3 : 4] = !has_run;
@@ -164,7 +152,7 @@ history_row(HeapTuple tup, TupleDesc td, void *arg)
 	MemoryContextReset(p->rowcxt);
 
 	/* known to the jobs submitted from its end on */
-	if (has_run && end >= start && !at_history_ended(p->h, &k, unix_s(end), run))
+	if (has_run && jt.end >= jt.start && !at_history_ended(p->h, &k, unix_s(jt.end), run))
 		at_no_memory();
 }
 

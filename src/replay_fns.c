@@ -46,14 +46,6 @@ typedef struct replay_rows
 				t0;
 } replay_rows;
 
-static int64
-to_unix(TimestampTz t)
-{
-	int64		s = t / USECS_PER_SEC - (t % USECS_PER_SEC < 0 ? 1 : 0);
-
-	return s + (POSTGRES_EPOCH_JDATE - UNIX_EPOCH_JDATE) * SECS_PER_DAY;
-}
-
 /* The scheduler's tick: a long replay can be cancelled. */
 static void
 replay_tick(void *arg)
@@ -207,13 +199,10 @@ read_job(HeapTuple tup, TupleDesc td, void *arg)
 	const replay_args *a = rows->a;
 	int64		n = rows->n;
 	at_replay_record rec;
-	bool		null_type,
-				null_start,
-				null_end,
+	at_job_times jt;
+	bool		finite = at_job_times_get(tup, td, 4, &jt),
+				null_type,
 				isnull;
-	TimestampTz submit = DatumGetTimestampTz(SPI_getbinval(tup, td, 4, &isnull));
-	TimestampTz start = DatumGetTimestampTz(SPI_getbinval(tup, td, 5, &null_start));
-	TimestampTz end = DatumGetTimestampTz(SPI_getbinval(tup, td, 6, &null_end));
 	MemoryContext spi;
 
 	rec.gpus = DatumGetInt32(SPI_getbinval(tup, td, 3, &isnull));
@@ -226,21 +215,20 @@ read_job(HeapTuple tup, TupleDesc td, void *arg)
 	rows->ids[n] = pstrdup(SPI_getvalue(tup, td, 1));
 	rows->types[n] = rec.type ? pstrdup(rec.type) : NULL;
 	MemoryContextSwitchTo(spi);
-	if (TIMESTAMP_NOT_FINITE(submit) || (!null_start && TIMESTAMP_NOT_FINITE(start)) ||
-		(!null_end && TIMESTAMP_NOT_FINITE(end)))
+	if (!finite)
 		ereport(ERROR,
 				(errcode(ERRCODE_DATETIME_VALUE_OUT_OF_RANGE),
 				 errmsg("job %s of cluster \"%s\" has an infinite time", rows->ids[n], a->cluster)));
-	rec.submit = to_unix(submit);
-	rec.has_start = !null_start;
-	rec.start = null_start ? 0 : to_unix(start);
-	rec.has_end = !null_end;
-	rec.end = null_end ? 0 : to_unix(end);
+	rec.submit = at_timestamptz_to_unix(jt.submit);
+	rec.has_start = jt.has_start;
+	rec.start = jt.has_start ? at_timestamptz_to_unix(jt.start) : 0;
+	rec.has_end = jt.has_end;
+	rec.end = jt.has_end ? at_timestamptz_to_unix(jt.end) : 0;
 	if (n == 0)
 		rows->t0 = rec.submit;
 	at_replay_job_of(&rows->jobs[n], &rec, rows->t0, a->pol, OidIsValid(a->predictions));
-	rows->rec_start[n] = start;
-	rows->has_start[n] = !null_start;
+	rows->rec_start[n] = jt.start;
+	rows->has_start[n] = jt.has_start;
 	if (rec.gpus > a->capacity)
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
@@ -273,7 +261,7 @@ put_results(ReturnSetInfo *rsinfo, const replay_rows *rows)
 		if (rows->has_start[i])
 		{
 			values[4] = TimestampTzGetDatum(rows->rec_start[i]);
-			values[5] = Int64GetDatum(to_unix(rows->rec_start[i]) - t0 - j->submit);
+			values[5] = Int64GetDatum(at_timestamptz_to_unix(rows->rec_start[i]) - t0 - j->submit);
 		}
 		else
 			nulls[4] = nulls[5] = true;
