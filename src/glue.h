@@ -7,9 +7,12 @@
 #include "postgres.h"
 
 #include "datatype/timestamp.h"
+#include "executor/spi.h"
 #include "fmgr.h"
+#include "miscadmin.h"
 #include "utils/expandeddatum.h"
 #include "utils/memutils.h"
+#include "utils/timestamp.h"
 
 /*
  * An error raised on purpose at the level of the user's call, without the
@@ -22,6 +25,15 @@ static inline TimestampTz
 at_unix_to_timestamptz(int64 unix_s)
 {
 	return (TimestampTz) ((unix_s - ((POSTGRES_EPOCH_JDATE - UNIX_EPOCH_JDATE) * SECS_PER_DAY)) * USECS_PER_SEC);
+}
+
+/* TimestampTz to Unix seconds, floored (times before 1970 and fractions round the same way). */
+static inline int64
+at_timestamptz_to_unix(TimestampTz t)
+{
+	int64		s = t / USECS_PER_SEC - (t % USECS_PER_SEC < 0 ? 1 : 0);
+
+	return s + (POSTGRES_EPOCH_JDATE - UNIX_EPOCH_JDATE) * SECS_PER_DAY;
 }
 
 /*
@@ -142,6 +154,54 @@ at_eo_rw(FunctionCallInfo fcinfo, int argno, const ExpandedObjectMethods *method
 struct at_header;
 extern void unpivot_header_error(int status, const struct at_header *h, const char *text, int len,
 								 const char *key, bool loader) pg_attribute_noreturn();
+
+/*
+ * Each row of an open SPI cursor, fetched 10,000 at a time, handed to
+ * row(tuple, descriptor, arg), interruptible between rows; then the cursor
+ * is closed.  row must not run SPI itself (SPI_tuptable is the batch's).
+ */
+static inline void
+at_spi_each_row(Portal portal, void (*row) (HeapTuple tup, TupleDesc td, void *arg), void *arg)
+{
+	for (;;)
+	{
+		SPI_cursor_fetch(portal, true, 10000);
+		if (SPI_processed == 0)
+			break;
+		for (uint64 r = 0; r < SPI_processed; r++)
+		{
+			CHECK_FOR_INTERRUPTS();
+			row(SPI_tuptable->vals[r], SPI_tuptable->tupdesc, arg);
+		}
+		SPI_freetuptable(SPI_tuptable);
+	}
+	SPI_cursor_close(portal);
+}
+
+/* A job's recorded times, as a row of acmetrace.jobs holds them. */
+typedef struct at_job_times
+{
+	TimestampTz submit;			/* never NULL (the scans ask for it) */
+	TimestampTz start;			/* when has_start */
+	TimestampTz end;			/* when has_end */
+	bool		has_start;
+	bool		has_end;
+} at_job_times;
+
+/* Columns col .. col + 2 (submit_time, start_time, end_time) into t; false if one is infinite. */
+static inline bool
+at_job_times_get(HeapTuple tup, TupleDesc td, int col, at_job_times *t)
+{
+	bool		isnull;
+
+	t->submit = DatumGetTimestampTz(SPI_getbinval(tup, td, col, &isnull));
+	t->start = DatumGetTimestampTz(SPI_getbinval(tup, td, col + 1, &isnull));
+	t->has_start = !isnull;
+	t->end = DatumGetTimestampTz(SPI_getbinval(tup, td, col + 2, &isnull));
+	t->has_end = !isnull;
+	return !TIMESTAMP_NOT_FINITE(t->submit) && !(t->has_start && TIMESTAMP_NOT_FINITE(t->start)) &&
+		!(t->has_end && TIMESTAMP_NOT_FINITE(t->end));
+}
 
 /* An acmetrace setting's value, NULL when empty (settings.c). */
 extern char *at_setting(const char *name);

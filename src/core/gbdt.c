@@ -978,3 +978,32 @@ at_gbdt_hex(const unsigned char *b, size_t n, char *out)
 	at_hex_write(out + 3, b, n);
 	out[3 + 2 * n] = '\0';
 }
+
+void
+at_gbdt_params_default(at_gbdt_params *p)
+{
+	p->rounds = 100;
+	p->depth = 6;
+	p->learning_rate = 0.1;
+	p->min_leaf = 20;
+	p->bins = 64;
+}
+
+int
+at_gbdt_first_infinite(const double *x, int n)
+{
+	for (int i = 0; i < n; i++)
+		if (isinf(x[i]))
+			return i;
+	return -1;
+}
+
+at_gbdt_combine_status
+at_gbdt_rows_combine(at_gbdt_rows *dst, const at_gbdt_rows *src, int64_t max_rows, at_mem_fn mem, void *ctx)
+{
+	if (!at_gbdt_rows_same(dst, src))
+		return AT_GBDT_COMBINE_OTHER;
+	if (dst->n + src->n > max_rows)
+		return AT_GBDT_COMBINE_TOO_MANY;
+	return at_gbdt_rows_merge(dst, src, mem, ctx) ? AT_GBDT_COMBINED : AT_GBDT_COMBINE_NOMEM;
+}

@@ -77,6 +77,9 @@ typedef struct at_gbdt_rows
 	double	   *y;
 } at_gbdt_rows;
 
+/* gbdt_train's defaults: 100 rounds of depth 6 at 0.1, leaves of 20 rows or more, 64 bins. */
+extern void at_gbdt_params_default(at_gbdt_params *p);
+
 /* NULL, or why the parameters are out of range. */
 extern const char *at_gbdt_check_params(const at_gbdt_params *p);
 
@@ -91,6 +94,9 @@ typedef void (*at_gbdt_tick_fn) (void *arg);
  */
 extern int	at_gbdt_train(at_gbdt_rows *rows, at_mem_fn mem, void *ctx, at_gbdt_tick_fn tick, void *tick_arg,
 						  at_gbdt *out);
+
+/* The index of the first infinite value of x[0 .. n), or -1 (NaN is a missing value, not infinite). */
+extern int	at_gbdt_first_infinite(const double *x, int n);
 
 /* The prediction for one row of m->nfeatures values (NaN: missing). */
 extern double at_gbdt_predict(const at_gbdt *m, const double *x);
@@ -110,6 +116,18 @@ extern bool at_gbdt_rows_add(at_gbdt_rows *r, const double *x, double y, at_mem_
 /* dst += src (same parameters and features, checked by the caller with at_gbdt_rows_same).  False: out of memory. */
 extern bool at_gbdt_rows_merge(at_gbdt_rows *dst, const at_gbdt_rows *src, at_mem_fn mem, void *ctx);
 extern bool at_gbdt_rows_same(const at_gbdt_rows *a, const at_gbdt_rows *b);
+
+typedef enum at_gbdt_combine_status
+{
+	AT_GBDT_COMBINED = 0,
+	AT_GBDT_COMBINE_OTHER,		/* other features or parameters (at_gbdt_rows_same) */
+	AT_GBDT_COMBINE_TOO_MANY,	/* more than max_rows together */
+	AT_GBDT_COMBINE_NOMEM
+} at_gbdt_combine_status;
+
+/* dst += src when they are alike and their rows together at most max_rows; else dst's rows unchanged. */
+extern at_gbdt_combine_status at_gbdt_rows_combine(at_gbdt_rows *dst, const at_gbdt_rows *src, int64_t max_rows,
+												   at_mem_fn mem, void *ctx);
 /* Rows that fit one encoded state under limit bytes. */
 extern int64_t at_gbdt_rows_max(int32_t nfeatures, size_t limit);
 extern size_t at_gbdt_rows_encoded_size(const at_gbdt_rows *r);

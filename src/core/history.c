@@ -297,3 +297,22 @@ at_history_levels(at_history *h, const at_history_key *k, int64_t t,
 	}
 	return 0;
 }
+
+int
+at_history_features(at_history *h, const at_history_key *k, int64_t t, const double other[4],
+					double f[AT_HISTORY_FEATURES])
+{
+	double		ml[AT_HISTORY_LEVELS];
+	int32_t		n[AT_HISTORY_LEVELS];
+
+	if (at_history_levels(h, k, t, ml, n) != 0)
+		return -2;
+	f[0] = (double) k->gpus;
+	for (int c = 0; c < 4; c++)
+		f[1 + c] = other[c];
+	for (int l = 0; l < AT_HISTORY_LEVELS; l++)
+		f[5 + l] = ml[l];
+	for (int l = 0; l < AT_HISTORY_LEVELS - 1; l++)
+		f[5 + AT_HISTORY_LEVELS + l] = (double) n[l];
+	return 0;
+}

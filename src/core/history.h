@@ -52,6 +52,16 @@ extern int	at_history_predict(at_history *h, const at_history_key *k, int64_t t,
 extern int	at_history_levels(at_history *h, const at_history_key *k, int64_t t,
 							  double mean_log[AT_HISTORY_LEVELS], int32_t n[AT_HISTORY_LEVELS]);
 
+/*
+ * The features of acmetrace.job_features for a job of k submitted at t (as
+ * at_history_levels): its GPUs, then the four values of other (node_num,
+ * cpu_num, hour, weekday; NaN missing) as they are, then mean_log of every
+ * level, then n of every level but the last.  0, or -2 out of memory.
+ */
+#define AT_HISTORY_FEATURES (5 + 2 * AT_HISTORY_LEVELS - 1)
+extern int	at_history_features(at_history *h, const at_history_key *k, int64_t t, const double other[4],
+								double f[AT_HISTORY_FEATURES]);
+
 /* 64-bit FNV-1a of a name, never 0 (0 is "none"). */
 extern uint64_t at_history_hash(const char *s, size_t len);
 

@@ -12,9 +12,13 @@
 #ifndef ACMETRACE_REPLAY_H
 #define ACMETRACE_REPLAY_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 #include "scheduler.h"
+
+#define AT_REPLAY_GPUS_PER_NODE 8
+#define AT_REPLAY_KEY_MAX ((int64_t) 1 << 40)	/* sjf: jobs without a prediction go last */
 
 typedef struct at_replay_job
 {
@@ -28,6 +32,46 @@ typedef struct at_replay_job
 	int64_t		start;			/* -1: left unstarted */
 	int64_t		end;			/* end, or the time it left */
 } at_replay_job;
+
+/* The replay policies: FCFS; by job type's class; shortest (predicted) first. */
+typedef enum at_replay_policy
+{
+	AT_REPLAY_FIFO, AT_REPLAY_PRIORITY, AT_REPLAY_SJF
+} at_replay_policy;
+
+/* A policy by its name (fifo, priority, sjf; ASCII case ignored).  False: unknown. */
+extern bool at_replay_policy_by_name(const char *name, at_replay_policy *out);
+
+/* The scheduler class of a job type (NULL: none) under the priority policy, as the generator's profiles. */
+extern int32_t at_replay_type_class(const char *type);
+
+/* A job as recorded: times in seconds of any one epoch. */
+typedef struct at_replay_record
+{
+	int64_t		submit;
+	int64_t		start;			/* when has_start */
+	int64_t		end;			/* when has_end */
+	bool		has_start;
+	bool		has_end;
+	const char *type;			/* NULL: none */
+	int32_t		gpus;
+	bool		has_pred;		/* sjf with predictions: pred is this job's predicted run */
+	double		pred;
+} at_replay_record;
+
+/*
+ * The job to replay for rec under pol, its submit time counted from t0.
+ * Under sjf the key is the prediction when predictions are given (none:
+ * AT_REPLAY_KEY_MAX), else the recorded run.
+ */
+extern void at_replay_job_of(at_replay_job *j, const at_replay_record *rec, int64_t t0,
+							 at_replay_policy pol, bool predictions);
+
+/* Whether capacity GPUs make a replay cluster: whole nodes, 1 .. AT_SCHED_MAX_NODES. */
+extern bool at_replay_capacity_ok(int64_t capacity);
+
+/* The scheduler of a replay: capacity (at_replay_capacity_ok) GPUs in nodes of 8, backfill or not. */
+extern void at_replay_config(at_sched_config *cfg, int64_t capacity, bool backfill);
 
 /*
  * Replays jobs[0 .. n) on a cluster of cfg; fills start and end.  A job the

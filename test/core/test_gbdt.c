@@ -3,7 +3,7 @@
  * median on held-out rows, give the same model for any row order, learn
  * where missing values go, predict a constant target as that constant,
  * survive every allocation failing, and their decoders refuse every
- * damaged form.
+ * damaged form; the defaults, the features' check and combining rows.
  */
 #include <math.h>
 #include <stdlib.h>
@@ -373,9 +373,54 @@ test_decode(void)
 	at_gbdt_rows_free(&rows, tap_mem, NULL);
 }
 
+/* gbdt_train's defaults, the infinite features it refuses, and states combined or refused. */
+static void
+test_driver(void)
+{
+	at_gbdt_params p,
+				q;
+	at_gbdt_rows a,
+				b;
+	const double fine[3] = {1, NAN, -2},
+				inf[4] = {1, NAN, -INFINITY, INFINITY};
+	double		x[NF] = {1, 2, 3, 4};
+	tap_counted c = {0, 0, 0};
+	bool		ok;
+
+	at_gbdt_params_default(&p);
+	CHECK(p.rounds == 100 && p.depth == 6 && p.learning_rate == 0.1 && p.min_leaf == 20 && p.bins == 64 &&
+		  at_gbdt_check_params(&p) == NULL, "gbdt: the defaults, 100 rounds of depth 6 at 0.1, are valid");
+	CHECK(at_gbdt_first_infinite(fine, 3) == -1 && at_gbdt_first_infinite(inf, 4) == 2 &&
+		  at_gbdt_first_infinite(inf + 3, 1) == 0 && at_gbdt_first_infinite(inf, 0) == -1,
+		  "gbdt: the first infinite feature found, NaN is missing");
+
+	at_gbdt_rows_init(&a, &p, NF);
+	at_gbdt_rows_init(&b, &p, NF);
+	for (int i = 0; i < 3; i++)
+		at_gbdt_rows_add(&a, x, i, tap_mem, NULL);
+	at_gbdt_rows_add(&b, x, 9, tap_mem, NULL);
+	ok = at_gbdt_rows_combine(&a, &b, 4, tap_mem, NULL) == AT_GBDT_COMBINED && a.n == 4 && a.y[3] == 9;
+	ok = ok && at_gbdt_rows_combine(&a, &b, 4, tap_mem, NULL) == AT_GBDT_COMBINE_TOO_MANY && a.n == 4;
+	CHECK(ok, "gbdt: rows combined up to the limit, refused past it");
+	at_gbdt_rows_free(&b, tap_mem, NULL);
+	q = p;
+	q.depth = 5;
+	at_gbdt_rows_init(&b, &q, NF);
+	ok = at_gbdt_rows_combine(&a, &b, 100, tap_mem, NULL) == AT_GBDT_COMBINE_OTHER;
+	at_gbdt_rows_init(&b, &p, NF - 1);
+	ok = ok && at_gbdt_rows_combine(&a, &b, 100, tap_mem, NULL) == AT_GBDT_COMBINE_OTHER && a.n == 4;
+	CHECK(ok, "gbdt: rows of other parameters or features refused");
+	at_gbdt_rows_init(&b, &p, NF);
+	c.fail_at = 1;
+	ok = at_gbdt_rows_combine(&b, &a, 100, tap_counted_mem, &c) == AT_GBDT_COMBINE_NOMEM && b.n == 0 && c.live == 0;
+	CHECK(ok, "gbdt: rows combined out of memory: nothing kept");
+	at_gbdt_rows_free(&a, tap_mem, NULL);
+}
+
 void
 test_gbdt(void)
 {
+	test_driver();
 	test_planted();
 	test_order();
 	test_missing_and_constant();

@@ -142,6 +142,17 @@ test_history(void)
 			ok = ok && n[2] == 2 && n[4] == 2 && fabs(exp(ml[2]) - 50000) < 1e-6 && ml[2] == ml[4];
 			CHECK(ok, "history: every level at once, NaN and 0 where no job is known");
 		}
+		{
+			const double other[4] = {1, NAN, 13, 5};
+			double		f[AT_HISTORY_FEATURES];
+			bool		ok = at_history_features(h, &other_type, 300, other, f) == 0;
+
+			/* GPUs, the four others as given, the levels' mean logs, their counts but everyone's */
+			ok = ok && AT_HISTORY_FEATURES == 14 && f[0] == 8 && f[1] == 1 && isnan(f[2]) && f[3] == 13 && f[4] == 5;
+			ok = ok && isnan(f[5]) && isnan(f[6]) && fabs(exp(f[7]) - 50000) < 1e-6 && isnan(f[8]) && f[9] == f[7];
+			ok = ok && f[10] == 0 && f[11] == 0 && f[12] == 2 && f[13] == 0;
+			CHECK(ok, "history: the job features, GPUs, the given four, mean logs and counts");
+		}
 	}
 	at_history_ended(h, &a, 400, 0);
 	at_history_ended(h, &a, 400, 0.2);

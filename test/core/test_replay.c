@@ -1,7 +1,8 @@
 /*
  * test_replay.c: a trace decided by the scheduler, replayed under the same
  * policy and capacity, starts every job at its recorded time; shortest
- * first waits less than FCFS; jobs that never ran and bad input.
+ * first waits less than FCFS; jobs that never ran and bad input; the
+ * policies by name, recorded jobs under each, and a small replay of them.
  */
 #include <math.h>
 #include <string.h>
@@ -102,10 +103,99 @@ test_tick(void)
 		  "replay: the tick ran %d times over %d jobs, starts unchanged", ticks, M);
 }
 
+/* Every policy name in any case, and names that are not policies. */
+static void
+test_policy_names(void)
+{
+	static const char *const good[] = {"fifo", "FIFO", "priority", "Priority", "sjf", "sJf"};
+	static const at_replay_policy want[] = {AT_REPLAY_FIFO, AT_REPLAY_FIFO, AT_REPLAY_PRIORITY, AT_REPLAY_PRIORITY,
+	AT_REPLAY_SJF, AT_REPLAY_SJF};
+	static const char *const bad[] = {"", "fif", "fifo ", "sjff", "lifo", "priorit", "prioritY2"};
+	int			wrong = 0;
+
+	for (int i = 0; i < 6; i++)
+	{
+		at_replay_policy p = AT_REPLAY_SJF + 1;
+
+		wrong += !at_replay_policy_by_name(good[i], &p) || p != want[i];
+	}
+	CHECK(wrong == 0, "replay: fifo, priority and sjf known in any case (%d wrong)", wrong);
+	wrong = 0;
+	for (int i = 0; i < 7; i++)
+	{
+		at_replay_policy p = AT_REPLAY_FIFO;
+
+		wrong += at_replay_policy_by_name(bad[i], &p);
+	}
+	CHECK(wrong == 0, "replay: unknown policy names refused (%d taken)", wrong);
+	CHECK(at_replay_type_class("Pretrain") == 3 && at_replay_type_class("SFT") == 2 && at_replay_type_class("MLLM") == 2 &&
+		  at_replay_type_class("Debug") == 1 && at_replay_type_class("Eval") == 0 && at_replay_type_class(NULL) == 0,
+		  "replay: the priority classes of the job types");
+	CHECK(!at_replay_capacity_ok(0) && !at_replay_capacity_ok(12) && at_replay_capacity_ok(8) &&
+		  at_replay_capacity_ok((int64_t) AT_SCHED_MAX_NODES * 8) && !at_replay_capacity_ok((int64_t) AT_SCHED_MAX_NODES * 8 + 8),
+		  "replay: capacities of whole nodes up to the scheduler's maximum");
+}
+
+/*
+ * Three recorded jobs on one node, each under every policy: a long
+ * Pretrain job, a short Debug job, and a job cancelled while queued.
+ */
+static void
+test_small_replay(void)
+{
+	at_replay_record rec[3];
+	at_replay_job j[3];
+	at_sched_config c;
+	int64_t		bad;
+	bool		ok = true;
+
+	memset(rec, 0, sizeof rec);
+	rec[0] = (at_replay_record) {.submit = 1000, .start = 1000, .end = 1500, .has_start = true, .has_end = true,
+	.type = "Pretrain", .gpus = 8, .has_pred = true, .pred = 1e15};
+	rec[1] = (at_replay_record) {.submit = 1010, .start = 1500, .end = 1530, .has_start = true, .has_end = true,
+	.type = "Debug", .gpus = 4, .has_pred = false};
+	rec[2] = (at_replay_record) {.submit = 1020, .end = 1100, .has_end = true, .type = NULL, .gpus = 8,
+	.has_pred = true, .pred = -3};
+
+	/* fifo: recorded runs and waits, no class, no key */
+	for (int i = 0; i < 3; i++)
+		at_replay_job_of(&j[i], &rec[i], 1000, AT_REPLAY_FIFO, false);
+	ok = ok && j[0].submit == 0 && j[0].run == 500 && j[0].priority == 0 && j[0].key == 0;
+	ok = ok && j[1].submit == 10 && j[1].run == 30 && j[2].run == -1 && j[2].wait == 80 && j[2].submit == 20;
+	CHECK(ok, "replay: fifo jobs keep their recorded runs and waits, no class or key");
+	at_replay_config(&c, 8, true);
+	ok = c.nodes == 1 && c.gpus_per_node == 8 && c.backfill && c.backfill_depth == 256;
+	ok = ok && at_replay(tap_mem, NULL, &c, j, 3, &bad) == AT_SCHED_OK;
+	/* the Debug job starts when the Pretrain job ends; the queued job leaves after its wait */
+	ok = ok && j[0].start == 0 && j[0].end == 500 && j[1].start == 500 && j[1].end == 530;
+	ok = ok && j[2].start == -1 && j[2].end == 100;
+	CHECK(ok, "replay: a small fifo replay on one node");
+
+	for (int i = 0; i < 3; i++)
+		at_replay_job_of(&j[i], &rec[i], 1000, AT_REPLAY_PRIORITY, false);
+	CHECK(j[0].priority == 3 && j[1].priority == 1 && j[2].priority == 0 && j[0].key == 0,
+		  "replay: priority classes by type");
+	for (int i = 0; i < 3; i++)
+		at_replay_job_of(&j[i], &rec[i], 1000, AT_REPLAY_SJF, false);
+	CHECK(j[0].key == 500 && j[1].key == 30 && j[2].key == 0 && j[0].priority == 0,
+		  "replay: sjf without predictions keys by the recorded run");
+	for (int i = 0; i < 3; i++)
+		at_replay_job_of(&j[i], &rec[i], 1000, AT_REPLAY_SJF, true);
+	CHECK(j[0].key == AT_REPLAY_KEY_MAX && j[1].key == AT_REPLAY_KEY_MAX && j[2].key == 0,
+		  "replay: sjf predictions clamped, a missing one last");
+	rec[0].has_end = false;
+	rec[2].has_end = false;
+	at_replay_job_of(&j[0], &rec[0], 1000, AT_REPLAY_FIFO, false);
+	at_replay_job_of(&j[2], &rec[2], 1000, AT_REPLAY_FIFO, false);
+	CHECK(j[0].run == 0 && j[2].run == -1 && j[2].wait == 0, "replay: no recorded end: no run, no wait");
+}
+
 void
 test_replay(void)
 {
 	test_tick();
+	test_policy_names();
+	test_small_replay();
 	static at_replay_job a[N],
 				b[N];
 	at_sched_config c = cluster(16, false);

@@ -1,5 +1,5 @@
 /*
- * generate.c: fmgr glue for the synthetic trace generators in src/core/.
+ * generate_fns.c: fmgr glue for the synthetic trace generators in src/core/.
  */
 #include "postgres.h"
 
@@ -67,6 +67,15 @@ check_window(int32 samples, float8 share, const char *share_name, TimestampTz st
 				 errmsg("start must be a finite timestamp")));
 }
 
+/* A file generator set up: state st, the header and a line per sample; back to old. */
+static void
+lines_ready(FuncCallContext *funcctx, void *st, int32 samples, MemoryContext old)
+{
+	funcctx->user_fctx = st;
+	funcctx->max_calls = (uint64) samples + 1;
+	MemoryContextSwitchTo(old);
+}
+
 static void
 check_jobs(int32 n)
 {
@@ -74,6 +83,46 @@ check_jobs(int32 n)
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 				 errmsg("number of jobs must be >= 0, got %d", n)));
+}
+
+/* The jobs a generator runs: generate_jobs(profile, n, seed). */
+typedef struct jobs_args
+{
+	const at_profile *p;
+	int32		n;
+	uint64		seed;
+	MemoryContext old;			/* the context before the first call's */
+} jobs_args;
+
+/*
+ * The first call of a generator over the jobs of arguments 0 to 2
+ * (profile, n, seed): they are checked, the SRF set up (with a descriptor
+ * of natts columns unless natts is 0) and its memory context switched to.
+ */
+static FuncCallContext *
+generator_first_call(FunctionCallInfo fcinfo, int natts, const char *what, jobs_args *a)
+{
+	FuncCallContext *funcctx;
+
+	a->p = profile_arg(PG_GETARG_TEXT_PP(0));
+	a->n = PG_GETARG_INT32(1);
+	a->seed = (uint64) (uint32) PG_GETARG_INT32(2);
+	check_jobs(a->n);
+	funcctx = SRF_FIRSTCALL_INIT();
+	a->old = MemoryContextSwitchTo(funcctx->multi_call_memory_ctx);
+	if (natts > 0)
+		funcctx->tuple_desc = composite_result(fcinfo, natts, what);
+	return funcctx;
+}
+
+/* The ERROR of the generator what when st is not AT_SCHED_OK: "what doing: why". */
+static void
+check_start(at_sched_status st, const char *what, const char *doing)
+{
+	if (st != AT_SCHED_OK)
+		ereport(ERROR,
+				(errcode(ERRCODE_INTERNAL_ERROR),
+				 errmsg("%s %s: %s", what, doing, at_sched_status_text(st))));
 }
 
 /*
@@ -95,25 +144,15 @@ acmetrace_generate_jobs(PG_FUNCTION_ARGS)
 
 	if (SRF_IS_FIRSTCALL())
 	{
-		const at_profile *p = profile_arg(PG_GETARG_TEXT_PP(0));
-		int32		n = PG_GETARG_INT32(1);
-		int32		seed = PG_GETARG_INT32(2);
-		MemoryContext old;
+		jobs_args a;
 
-		check_jobs(n);
-
-		funcctx = SRF_FIRSTCALL_INIT();
-		old = MemoryContextSwitchTo(funcctx->multi_call_memory_ctx);
-		funcctx->tuple_desc = composite_result(fcinfo, 13, "generate_jobs");
-		funcctx->max_calls = (uint64) n;
+		funcctx = generator_first_call(fcinfo, 13, "generate_jobs", &a);
+		funcctx->max_calls = (uint64) a.n;
 		/* memory of the pending and running jobs only, whatever n */
-		if ((st = at_generate_jobs_create(at_cxt_mem, funcctx->multi_call_memory_ctx, p, n,
-										  (uint64) (uint32) seed, &gen)) != AT_SCHED_OK)
-			ereport(ERROR,
-					(errcode(ERRCODE_INTERNAL_ERROR),
-					 errmsg("generate_jobs cannot start: %s", at_sched_status_text(st))));
+		check_start(at_generate_jobs_create(at_cxt_mem, funcctx->multi_call_memory_ctx, a.p, a.n, a.seed, &gen),
+					"generate_jobs", "cannot start");
 		funcctx->user_fctx = gen;
-		MemoryContextSwitchTo(old);
+		MemoryContextSwitchTo(a.old);
 	}
 
 	funcctx = SRF_PERCALL_SETUP();
@@ -216,9 +255,7 @@ acmetrace_generate_util(PG_FUNCTION_ARGS)
 		st->seed = (uint64) (uint32) seed;
 		st->blank_share = blank;
 		at_rng_seed(&st->rng, st->seed);
-		funcctx->user_fctx = st;
-		funcctx->max_calls = (uint64) samples + 1;
-		MemoryContextSwitchTo(old);
+		lines_ready(funcctx, st, samples, old);
 	}
 
 	funcctx = SRF_PERCALL_SETUP();
@@ -234,21 +271,55 @@ acmetrace_generate_util(PG_FUNCTION_ARGS)
 	SRF_RETURN_NEXT(funcctx, PointerGetDatum(cstring_to_text_with_len(st->buf, (int) len)));
 }
 
-static int64
-unix_seconds(TimestampTz t)
-{
-	/* floor, so times before 1970 and fractions round the same way */
-	int64		s = t / USECS_PER_SEC - (t % USECS_PER_SEC < 0 ? 1 : 0);
-
-	return s + (POSTGRES_EPOCH_JDATE - UNIX_EPOCH_JDATE) * SECS_PER_DAY;
-}
-
 typedef struct trace_util_state
 {
 	at_util_trace *u;
 	char	   *buf;
 	const char *metric;
 } trace_util_state;
+
+/* The header of a per-GPU file: Time and every GPU's series name. */
+static text *
+trace_util_header(const trace_util_state *st)
+{
+	int32		gpus = at_util_trace_series(st->u);
+	StringInfoData hdr;
+
+	/* longer than a line: built in its own buffer */
+	initStringInfo(&hdr);
+	appendStringInfoString(&hdr, "Time");
+	for (int32 i = 0; i < gpus; i++)
+	{
+		char		name[32];
+
+		at_placement_series_name(i, name);
+		appendStringInfoChar(&hdr, ',');
+		appendStringInfoString(&hdr, name);
+	}
+	return cstring_to_text_with_len(hdr.data, hdr.len);
+}
+
+/* Line `call` (from 1) of a per-GPU file: its time and cells. */
+static text *
+trace_util_line(trace_util_state *st, uint64 call)
+{
+	int64		t;
+	int			empty;
+	at_sched_status sst;
+	int64		n;
+	char		ts[26];
+
+	/* the cells after the 25 bytes of the time, which they tell */
+	n = at_util_trace_cells(st->u, st->buf + 25, &t, &empty, &sst);
+	if (n < 0)
+		ereport(ERROR,
+				(errcode(ERRCODE_INTERNAL_ERROR),
+				 errmsg("generate_util stopped at sample %llu: %s",
+						(unsigned long long) call, at_sched_status_text(sst))));
+	at_format_utc(t, ts);
+	memcpy(st->buf, ts, 25);
+	return cstring_to_text_with_len(st->buf, (int) n + 25);
+}
 
 /*
  * generate_util(profile text, n int, seed int, metric text, start timestamptz,
@@ -261,33 +332,26 @@ acmetrace_generate_trace_util(PG_FUNCTION_ARGS)
 {
 	FuncCallContext *funcctx;
 	trace_util_state *st;
-	size_t		len;
 
 	if (SRF_IS_FIRSTCALL())
 	{
-		const at_profile *p = profile_arg(PG_GETARG_TEXT_PP(0));
-		int32		n = PG_GETARG_INT32(1);
-		int32		seed = PG_GETARG_INT32(2);
+		jobs_args a;
 		char	   *metric = text_to_cstring(PG_GETARG_TEXT_PP(3));
 		TimestampTz start = PG_GETARG_TIMESTAMPTZ(4);
 		int32		samples = PG_GETARG_INT32(5);
 		float8		offline = PG_GETARG_FLOAT8(6);
 		at_sched_status sst;
-		MemoryContext old;
 		int			rc;
 
-		check_jobs(n);
+		funcctx = generator_first_call(fcinfo, 0, "generate_util", &a);
 		check_window(samples, offline, "offline_share", start);
-
-		funcctx = SRF_FIRSTCALL_INIT();
-		old = MemoryContextSwitchTo(funcctx->multi_call_memory_ctx);
 		st = palloc0(sizeof(trace_util_state));
-		rc = at_util_trace_create(at_cxt_mem, funcctx->multi_call_memory_ctx, p, n, (uint64) (uint32) seed,
-								  metric, unix_seconds(start), 15, samples, offline, &st->u, &sst);
+		rc = at_util_trace_create(at_cxt_mem, funcctx->multi_call_memory_ctx, a.p, a.n, a.seed,
+								  metric, at_timestamptz_to_unix(start), 15, samples, offline, &st->u, &sst);
 		if (rc == -1)
 			ereport(ERROR,
 					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-					 errmsg("no per-GPU model for metric \"%s\" of cluster \"%s\"", metric, p->name),
+					 errmsg("no per-GPU model for metric \"%s\" of cluster \"%s\"", metric, a.p->name),
 					 errhint("Metrics: GPU_UTIL, SM_ACTIVE, SM_OCCUPANCY, FB_USED (upper case).")));
 		if (rc != 0)
 			ereport(ERROR,
@@ -295,9 +359,7 @@ acmetrace_generate_trace_util(PG_FUNCTION_ARGS)
 					 errmsg("generate_util cannot place the jobs: %s", at_sched_status_text(sst))));
 		st->buf = palloc(at_util_line_size(at_util_trace_series(st->u)) + 64);
 		st->metric = metric;
-		funcctx->user_fctx = st;
-		funcctx->max_calls = (uint64) samples + 1;
-		MemoryContextSwitchTo(old);
+		lines_ready(funcctx, st, samples, a.old);
 	}
 
 	funcctx = SRF_PERCALL_SETUP();
@@ -305,49 +367,8 @@ acmetrace_generate_trace_util(PG_FUNCTION_ARGS)
 		SRF_RETURN_DONE(funcctx);
 	st = (trace_util_state *) funcctx->user_fctx;
 	if (funcctx->call_cntr == 0)
-	{
-		int32		gpus = at_util_trace_series(st->u);
-
-		/* the header is longer than a line: built in its own buffer */
-		{
-			StringInfoData hdr;
-
-			initStringInfo(&hdr);
-			appendStringInfoString(&hdr, "Time");
-			for (int32 i = 0; i < gpus; i++)
-			{
-				char		name[32];
-
-				at_placement_series_name(i, name);
-				appendStringInfoChar(&hdr, ',');
-				appendStringInfoString(&hdr, name);
-			}
-			SRF_RETURN_NEXT(funcctx, PointerGetDatum(cstring_to_text_with_len(hdr.data, hdr.len)));
-		}
-	}
-	else
-	{
-		int64		t;
-		int			empty;
-		at_sched_status sst;
-		int64		n;
-
-		/* the cells after the 25 bytes of the time, which they tell */
-		n = at_util_trace_cells(st->u, st->buf + 25, &t, &empty, &sst);
-		if (n < 0)
-			ereport(ERROR,
-					(errcode(ERRCODE_INTERNAL_ERROR),
-					 errmsg("generate_util stopped at sample %llu: %s",
-							(unsigned long long) funcctx->call_cntr, at_sched_status_text(sst))));
-		{
-			char		ts[26];
-
-			at_format_utc(t, ts);
-			memcpy(st->buf, ts, 25);
-		}
-		len = (size_t) n + 25;
-	}
-	SRF_RETURN_NEXT(funcctx, PointerGetDatum(cstring_to_text_with_len(st->buf, (int) len)));
+		SRF_RETURN_NEXT(funcctx, PointerGetDatum(trace_util_header(st)));
+	SRF_RETURN_NEXT(funcctx, PointerGetDatum(trace_util_line(st, funcctx->call_cntr)));
 }
 
 /*
@@ -366,22 +387,13 @@ acmetrace_generate_placement(PG_FUNCTION_ARGS)
 
 	if (SRF_IS_FIRSTCALL())
 	{
-		const at_profile *p = profile_arg(PG_GETARG_TEXT_PP(0));
-		int32		n = PG_GETARG_INT32(1);
-		int32		seed = PG_GETARG_INT32(2);
-		MemoryContext old;
+		jobs_args a;
 
-		check_jobs(n);
-		funcctx = SRF_FIRSTCALL_INIT();
-		old = MemoryContextSwitchTo(funcctx->multi_call_memory_ctx);
-		funcctx->tuple_desc = composite_result(fcinfo, 4, "generate_placement");
-		if ((sst = at_placement_create(at_cxt_mem, funcctx->multi_call_memory_ctx, p, n,
-									   (uint64) (uint32) seed, &pl)) != AT_SCHED_OK)
-			ereport(ERROR,
-					(errcode(ERRCODE_INTERNAL_ERROR),
-					 errmsg("generate_placement cannot start: %s", at_sched_status_text(sst))));
+		funcctx = generator_first_call(fcinfo, 4, "generate_placement", &a);
+		check_start(at_placement_create(at_cxt_mem, funcctx->multi_call_memory_ctx, a.p, a.n, a.seed, &pl),
+					"generate_placement", "cannot start");
 		funcctx->user_fctx = pl;
-		MemoryContextSwitchTo(old);
+		MemoryContextSwitchTo(a.old);
 	}
 
 	funcctx = SRF_PERCALL_SETUP();
@@ -409,9 +421,6 @@ acmetrace_generate_placement(PG_FUNCTION_ARGS)
 		tuple = heap_form_tuple(funcctx->tuple_desc, values, nulls);
 		SRF_RETURN_NEXT(funcctx, HeapTupleGetDatum(tuple));
 	}
-	if (sst != AT_SCHED_OK)
-		ereport(ERROR,
-				(errcode(ERRCODE_INTERNAL_ERROR),
-				 errmsg("generate_placement stopped: %s", at_sched_status_text(sst))));
+	check_start(sst, "generate_placement", "stopped");
 	SRF_RETURN_DONE(funcctx);
 }
