@@ -11,8 +11,9 @@
  * start and one end list, big-endian, versioned) after a varlena header:
  * the same bytes the 0.x internal-state serialize function wrote, so that
  * symbol, still named by released install scripts, writes it unchanged.
- * Every way in (text, binary, a flat value in the aggregate's functions)
- * goes through at_occ_state_decode, which checks everything.
+ * Every way in (text and binary, in occupancy_type.c, a flat value in the
+ * aggregate's functions) goes through occ_state_decode, which checks
+ * everything.
  *
  * rollup(occupancy) sums step functions with the same state: each input
  * becomes the jobs whose occupancy it is (at_occ_to_jobs).
@@ -20,25 +21,12 @@
 #include "postgres.h"
 
 #include "fmgr.h"
-#include "libpq/pqformat.h"
-#include "mb/pg_wchar.h"
-#include "miscadmin.h"
 #include "utils/builtins.h"
 #include "utils/memutils.h"
 #include "utils/timestamp.h"
 
 #include "glue.h"
 #include "occupancy_type.h"
-
-#define ST_SORT occ_sort_events
-#define ST_ELEMENT_TYPE at_occ_step
-/* by time, then GPUs: the same events always flatten to the same bytes */
-#define ST_COMPARE(a, b) ((a)->t != (b)->t ? ((a)->t > (b)->t) - ((a)->t < (b)->t) : \
-						  ((a)->gpus > (b)->gpus) - ((a)->gpus < (b)->gpus))
-#define ST_SCOPE static
-#define ST_CHECK_FOR_INTERRUPTS
-#define ST_DEFINE
-#include "lib/sort_template.h"
 
 /* the aggregates' support functions, old (internal state) and new SQL alike */
 PG_FUNCTION_INFO_V1(acmetrace_occupancy_trans);
@@ -48,11 +36,6 @@ PG_FUNCTION_INFO_V1(acmetrace_occupancy_final);
 /* only the 0.1.0 - 0.3.0 SQL names these (STYPE = internal) */
 PG_FUNCTION_INFO_V1(acmetrace_occupancy_serialize);
 PG_FUNCTION_INFO_V1(acmetrace_occupancy_deserialize);
-/* acmetrace.occupancy_state I/O */
-PG_FUNCTION_INFO_V1(acmetrace_occupancy_state_in);
-PG_FUNCTION_INFO_V1(acmetrace_occupancy_state_out);
-PG_FUNCTION_INFO_V1(acmetrace_occupancy_state_recv);
-PG_FUNCTION_INFO_V1(acmetrace_occupancy_state_send);
 
 /* The expanded state: everything it holds lives in hdr.eoh_context. */
 typedef struct OccStateEO
@@ -101,10 +84,7 @@ occ_agg_raise(at_occ_err e, const at_occ_state *st)
 			elog(ERROR, "occupancy_agg: a state combined with itself");
 			break;
 		case AT_OCC_ENOMEM:
-			ereport(ERROR,
-					(errcode(ERRCODE_OUT_OF_MEMORY),
-					 errmsg("out of memory")));
-			break;
+			at_no_memory();
 	}
 }
 
@@ -117,39 +97,14 @@ occ_agg_check(at_occ_err e, const at_occ_state *st)
 
 /* ---- the expanded object ---- */
 
+/* A new empty state under the aggregate's context (fn: for the error outside one). */
 static OccStateEO *
-occ_state_new(MemoryContext parent)
+occ_state_new(FunctionCallInfo fcinfo, const char *fn)
 {
-	OccStateEO *eo = at_eo_new(parent, &occ_state_methods, sizeof(OccStateEO), "acmetrace occupancy_state");
+	OccStateEO *eo = at_agg_eo_new(fcinfo, fn, &occ_state_methods, OccStateEO, "acmetrace occupancy_state");
 
-	at_occ_state_init(&eo->st, at_cxt_mem, eo->hdr.eoh_context, occ_sort_events);
+	at_occ_state_init(&eo->st, at_cxt_mem, eo->hdr.eoh_context, occ_sort_steps);
 	return eo;
-}
-
-/*
- * Decode serialized bytes into st, with memory from cxt (the one check of
- * every way in); ERROR with code if they are not a valid state.
- */
-static void
-occ_state_decode(at_occ_state *st, const uint8 *buf, size_t len, MemoryContext cxt, int code)
-{
-	const char *msg = at_occ_state_decode(st, buf, len, MIN_TIMESTAMP, END_TIMESTAMP, at_cxt_mem, cxt,
-										  occ_sort_events);
-
-	if (msg != NULL)
-		ereport(ERROR,
-				(errcode(code),
-				 errmsg("invalid occupancy_state: %s", msg)));
-}
-
-/* Check serialized bytes, keeping nothing. */
-static void
-occ_state_validate(const uint8 *buf, size_t len, int code)
-{
-	at_occ_state st;
-
-	occ_state_decode(&st, buf, len, CurrentMemoryContext, code);
-	at_occ_state_free(&st);
 }
 
 /*
@@ -176,6 +131,17 @@ occ_state_read(Datum d, at_occ_state *tmp, MemoryContext cxt)
 	return tmp;
 }
 
+/* An expanded state's flat form, palloc'd. */
+static struct varlena *
+occ_state_flat(ExpandedObjectHeader *eoh)
+{
+	Size		size = EOH_get_flat_size(eoh);
+	struct varlena *flat = palloc(size);
+
+	EOH_flatten_into(eoh, flat, size);
+	return flat;
+}
+
 /*
  * dst += the state in d, which is not modified.  A flat state is decoded
  * in dst's context, so dst takes its lists rather than copying them.
@@ -189,11 +155,9 @@ occ_state_merge(OccStateEO *dst, Datum d)
 	if (src == &dst->st)
 	{
 		/* with itself (no plan does it, SQL could): through its flat form */
-		Size		size = EOH_get_flat_size(&dst->hdr);
-		struct varlena *flat = palloc(size);
+		struct varlena *flat = occ_state_flat(&dst->hdr);
 
-		EOH_flatten_into(&dst->hdr, flat, size);
-		occ_state_decode(&tmp, (const uint8 *) VARDATA(flat), size - VARHDRSZ, dst->hdr.eoh_context,
+		occ_state_decode(&tmp, (const uint8 *) VARDATA(flat), VARSIZE(flat) - VARHDRSZ, dst->hdr.eoh_context,
 						 ERRCODE_DATA_CORRUPTED);
 		pfree(flat);
 		src = &tmp;
@@ -210,13 +174,13 @@ occ_state_merge(OccStateEO *dst, Datum d)
  * context holding what argument 0 held (NULL: nothing).
  */
 static OccStateEO *
-occ_state_arg(FunctionCallInfo fcinfo, MemoryContext aggcxt)
+occ_state_arg(FunctionCallInfo fcinfo, const char *fn)
 {
 	OccStateEO *eo = at_eo_rw(fcinfo, 0, &occ_state_methods);
 
 	if (eo == NULL)
 	{
-		eo = occ_state_new(aggcxt);
+		eo = occ_state_new(fcinfo, fn);
 		if (!PG_ARGISNULL(0))
 			occ_state_merge(eo, PG_GETARG_DATUM(0));
 	}
@@ -272,7 +236,7 @@ ts_text(TimestampTz t)
 Datum
 acmetrace_occupancy_trans(PG_FUNCTION_ARGS)
 {
-	OccStateEO *eo = occ_state_arg(fcinfo, at_agg_context(fcinfo, "occupancy_agg_transfn"));
+	OccStateEO *eo = occ_state_arg(fcinfo, "occupancy_agg_transfn");
 	at_occ_job	job;
 	TimestampTz start,
 				end;
@@ -312,7 +276,7 @@ acmetrace_occupancy_trans(PG_FUNCTION_ARGS)
 Datum
 acmetrace_occupancy_rollup_trans(PG_FUNCTION_ARGS)
 {
-	OccStateEO *eo = occ_state_arg(fcinfo, at_agg_context(fcinfo, "rollup_transfn"));
+	OccStateEO *eo = occ_state_arg(fcinfo, "rollup_transfn");
 	const OccData *o;
 
 	if (PG_ARGISNULL(1))
@@ -332,16 +296,16 @@ acmetrace_occupancy_rollup_trans(PG_FUNCTION_ARGS)
 Datum
 acmetrace_occupancy_combine(PG_FUNCTION_ARGS)
 {
-	MemoryContext aggcxt = at_agg_context(fcinfo, "occupancy_agg_combinefn");
 	OccStateEO *eo;
 
+	at_agg_context(fcinfo, "occupancy_agg_combinefn");
 	if (PG_ARGISNULL(1))
 	{
 		if (PG_ARGISNULL(0))
 			PG_RETURN_NULL();
 		PG_RETURN_DATUM(PG_GETARG_DATUM(0));
 	}
-	eo = occ_state_arg(fcinfo, aggcxt);
+	eo = occ_state_arg(fcinfo, "occupancy_agg_combinefn");
 	occ_state_merge(eo, PG_GETARG_DATUM(1));
 	PG_RETURN_DATUM(EOHPGetRWDatum(&eo->hdr));
 }
@@ -387,97 +351,23 @@ acmetrace_occupancy_serialize(PG_FUNCTION_ARGS)
 {
 	Datum		d = PG_GETARG_DATUM(0);
 	ExpandedObjectHeader *eoh;
-	Size		size;
-	bytea	   *out;
 
 	at_agg_context(fcinfo, "occupancy_agg_serialfn");
 	if (!VARATT_IS_EXTERNAL_EXPANDED(DatumGetPointer(d)) ||
 		(eoh = DatumGetEOHP(d))->eoh_methods != &occ_state_methods)
 		elog(ERROR, "occupancy_agg_serialfn: the argument is not an occupancy_agg state");
-	size = EOH_get_flat_size(eoh);
-	out = palloc(size);
-	EOH_flatten_into(eoh, out, size);
-	PG_RETURN_BYTEA_P(out);
+	PG_RETURN_BYTEA_P(occ_state_flat(eoh));
 }
 
 /* 0.x deserialize (bytea, internal) -> internal: a new object's pointer. */
 Datum
 acmetrace_occupancy_deserialize(PG_FUNCTION_ARGS)
 {
-	MemoryContext aggcxt = at_agg_context(fcinfo, "occupancy_agg_deserialfn");
+	OccStateEO *eo = occ_state_new(fcinfo, "occupancy_agg_deserialfn");
 	bytea	   *b = PG_GETARG_BYTEA_PP(0);
-	OccStateEO *eo = occ_state_new(aggcxt);
 
 	/* in the object's context, so that combine can take the lists */
 	occ_state_decode(&eo->st, (const uint8 *) VARDATA_ANY(b), VARSIZE_ANY_EXHDR(b), eo->hdr.eoh_context,
 					 ERRCODE_INVALID_BINARY_REPRESENTATION);
 	PG_RETURN_DATUM(EOHPGetRWDatum(&eo->hdr));
-}
-
-/* ---- acmetrace.occupancy_state I/O ---- */
-
-/* Text: "v1:" and the flat form's bytes in lower-case hexadecimal. */
-Datum
-acmetrace_occupancy_state_in(PG_FUNCTION_ARGS)
-{
-	char	   *s = PG_GETARG_CSTRING(0);
-	size_t		len = strlen(s),
-				n = 0,
-				pos;
-	bytea	   *v = palloc(VARHDRSZ + len / 2 + 1);
-	const char *msg = at_occ_state_text_read(s, len, (uint8 *) VARDATA(v), &n, &pos);
-
-	if (msg != NULL)
-		ereport(ERROR,
-				(errcode(ERRCODE_INVALID_TEXT_REPRESENTATION),
-				 errmsg("invalid input syntax for type occupancy_state: \"%.*s%s\"",
-						pg_mbcliplen(s, len, 60), s, len > 60 ? "..." : ""),
-				 errdetail("%s at byte %zu.", msg, pos + 1),
-				 errhint("The text form is \"v1:\" and the state's bytes in lower-case hexadecimal, "
-						 "as acmetrace.occupancy_state_out writes it.")));
-	SET_VARSIZE(v, VARHDRSZ + n);
-	occ_state_validate((const uint8 *) VARDATA(v), n, ERRCODE_INVALID_TEXT_REPRESENTATION);
-	PG_RETURN_BYTEA_P(v);
-}
-
-Datum
-acmetrace_occupancy_state_out(PG_FUNCTION_ARGS)
-{
-	struct varlena *v = PG_DETOAST_DATUM_PACKED(PG_GETARG_DATUM(0));
-	size_t		n = VARSIZE_ANY_EXHDR(v);
-	char	   *out;
-
-	if (n > (MaxAllocSize - 1 - at_occ_state_text_len(0)) / 2)
-		ereport(ERROR,
-				(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
-				 errmsg("occupancy_state of %zu bytes is too large for its text form", n),
-				 errhint("Use the binary form (COPY ... (FORMAT binary)), or aggregate fewer jobs per group.")));
-	out = palloc(at_occ_state_text_len(n) + 1);
-	at_occ_state_text_write(out, (const uint8 *) VARDATA_ANY(v), n);
-	PG_RETURN_CSTRING(out);
-}
-
-/* Binary: the flat form's bytes as they are. */
-Datum
-acmetrace_occupancy_state_recv(PG_FUNCTION_ARGS)
-{
-	StringInfo	buf = (StringInfo) PG_GETARG_POINTER(0);
-	int			n = buf->len - buf->cursor;
-	bytea	   *v = palloc(VARHDRSZ + n);
-
-	SET_VARSIZE(v, VARHDRSZ + n);
-	pq_copymsgbytes(buf, VARDATA(v), n);
-	occ_state_validate((const uint8 *) VARDATA(v), n, ERRCODE_INVALID_BINARY_REPRESENTATION);
-	PG_RETURN_BYTEA_P(v);
-}
-
-Datum
-acmetrace_occupancy_state_send(PG_FUNCTION_ARGS)
-{
-	struct varlena *v = PG_DETOAST_DATUM_PACKED(PG_GETARG_DATUM(0));
-	StringInfoData buf;
-
-	pq_begintypsend(&buf);
-	pq_sendbytes(&buf, VARDATA_ANY(v), VARSIZE_ANY_EXHDR(v));
-	PG_RETURN_BYTEA_P(pq_endtypsend(&buf));
 }

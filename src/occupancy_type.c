@@ -6,6 +6,9 @@
  * Binary form:       version byte, int64 step count, then (int64 time,
  *                    int64 gpus) per step.
  * Both are checked to be canonical (src/core/occupancy.h) on the way in.
+ *
+ * Also acmetrace.occupancy_state's I/O (the aggregate's state, in
+ * occupancy_agg.c), every form checked by occ_state_decode.
  */
 #include "postgres.h"
 
@@ -25,6 +28,10 @@ PG_FUNCTION_INFO_V1(acmetrace_occupancy_out);
 PG_FUNCTION_INFO_V1(acmetrace_occupancy_recv);
 PG_FUNCTION_INFO_V1(acmetrace_occupancy_send);
 PG_FUNCTION_INFO_V1(acmetrace_occupancy_eq);
+PG_FUNCTION_INFO_V1(acmetrace_occupancy_state_in);
+PG_FUNCTION_INFO_V1(acmetrace_occupancy_state_out);
+PG_FUNCTION_INFO_V1(acmetrace_occupancy_state_recv);
+PG_FUNCTION_INFO_V1(acmetrace_occupancy_state_send);
 
 OccData *
 occ_alloc(Size room)
@@ -317,4 +324,98 @@ size_t *
 occ_arg_hint(FunctionCallInfo fcinfo)
 {
 	return &((OccCache *) fcinfo->flinfo->fn_extra)->hint;
+}
+
+/*
+ * Decode serialized bytes into st, with memory from cxt (the one check of
+ * every way in); ERROR with code if they are not a valid state.
+ */
+void
+occ_state_decode(at_occ_state *st, const uint8 *buf, size_t len, MemoryContext cxt, int code)
+{
+	const char *msg = at_occ_state_decode(st, buf, len, MIN_TIMESTAMP, END_TIMESTAMP, at_cxt_mem, cxt,
+										  occ_sort_steps);
+
+	if (msg != NULL)
+		ereport(ERROR,
+				(errcode(code),
+				 errmsg("invalid occupancy_state: %s", msg)));
+}
+
+/* Check serialized bytes, keeping nothing. */
+static void
+occ_state_validate(const uint8 *buf, size_t len, int code)
+{
+	at_occ_state st;
+
+	occ_state_decode(&st, buf, len, CurrentMemoryContext, code);
+	at_occ_state_free(&st);
+}
+
+/* ---- acmetrace.occupancy_state I/O ---- */
+
+/* Text: "v1:" and the flat form's bytes in lower-case hexadecimal. */
+Datum
+acmetrace_occupancy_state_in(PG_FUNCTION_ARGS)
+{
+	char	   *s = PG_GETARG_CSTRING(0);
+	size_t		len = strlen(s),
+				n = 0,
+				pos;
+	bytea	   *v = palloc(VARHDRSZ + len / 2 + 1);
+	const char *msg = at_occ_state_text_read(s, len, (uint8 *) VARDATA(v), &n, &pos);
+
+	if (msg != NULL)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_TEXT_REPRESENTATION),
+				 errmsg("invalid input syntax for type occupancy_state: \"%.*s%s\"",
+						pg_mbcliplen(s, len, 60), s, len > 60 ? "..." : ""),
+				 errdetail("%s at byte %zu.", msg, pos + 1),
+				 errhint("The text form is \"v1:\" and the state's bytes in lower-case hexadecimal, "
+						 "as acmetrace.occupancy_state_out writes it.")));
+	SET_VARSIZE(v, VARHDRSZ + n);
+	occ_state_validate((const uint8 *) VARDATA(v), n, ERRCODE_INVALID_TEXT_REPRESENTATION);
+	PG_RETURN_BYTEA_P(v);
+}
+
+Datum
+acmetrace_occupancy_state_out(PG_FUNCTION_ARGS)
+{
+	struct varlena *v = PG_DETOAST_DATUM_PACKED(PG_GETARG_DATUM(0));
+	size_t		n = VARSIZE_ANY_EXHDR(v);
+	char	   *out;
+
+	if (n > (MaxAllocSize - 1 - at_occ_state_text_len(0)) / 2)
+		ereport(ERROR,
+				(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
+				 errmsg("occupancy_state of %zu bytes is too large for its text form", n),
+				 errhint("Use the binary form (COPY ... (FORMAT binary)), or aggregate fewer jobs per group.")));
+	out = palloc(at_occ_state_text_len(n) + 1);
+	at_occ_state_text_write(out, (const uint8 *) VARDATA_ANY(v), n);
+	PG_RETURN_CSTRING(out);
+}
+
+/* Binary: the flat form's bytes as they are. */
+Datum
+acmetrace_occupancy_state_recv(PG_FUNCTION_ARGS)
+{
+	StringInfo	buf = (StringInfo) PG_GETARG_POINTER(0);
+	int			n = buf->len - buf->cursor;
+	bytea	   *v = palloc(VARHDRSZ + n);
+
+	SET_VARSIZE(v, VARHDRSZ + n);
+	pq_copymsgbytes(buf, VARDATA(v), n);
+	occ_state_validate((const uint8 *) VARDATA(v), n, ERRCODE_INVALID_BINARY_REPRESENTATION);
+	PG_RETURN_BYTEA_P(v);
+}
+
+Datum
+acmetrace_occupancy_state_send(PG_FUNCTION_ARGS)
+{
+	struct varlena *v = PG_DETOAST_DATUM_PACKED(PG_GETARG_DATUM(0));
+	StringInfoData buf;
+
+	pq_begintypsend(&buf);
+	pq_sendbytes(&buf, VARDATA_ANY(v), VARSIZE_ANY_EXHDR(v));
+	PG_RETURN_BYTEA_P(pq_endtypsend(&buf));
 }

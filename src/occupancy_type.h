@@ -10,6 +10,7 @@
 #include "postgres.h"
 
 #include "fmgr.h"
+#include "miscadmin.h"
 
 #include "occupancy.h"
 
@@ -29,6 +30,19 @@ StaticAssertDecl(offsetof(OccData, vl_len_) == 0 && sizeof(((OccData *) 0)->vl_l
 				 offsetof(OccData, nsteps) == 8 && offsetof(OccData, fingerprint) == 16 &&
 				 OCC_HEADER == 24 && sizeof(at_occ_step) == 16,
 				 "occupancy's stored layout changed");
+
+/* The occupancy states' sort (at_occ_sort_fn): the core's, interruptible. */
+static inline void
+occ_interrupts(void)
+{
+	CHECK_FOR_INTERRUPTS();
+}
+
+static inline void
+occ_sort_steps(at_occ_step *ev, size_t n)
+{
+	at_occ_sort_steps(ev, n, occ_interrupts);
+}
 
 /* A palloc'd value holding steps[0..n), fingerprinted (copies the steps). */
 extern OccData *occ_make(const at_occ_step *steps, Size n);
@@ -52,6 +66,12 @@ extern const OccData *occ_arg(FunctionCallInfo fcinfo, int argno);
  * another value.  Free it if it is not DatumGetPointer(d).
  */
 extern const OccData *occ_read(Datum d);
+
+/*
+ * Decode a serialized occupancy_state into st, with memory from cxt (the one
+ * check of every way in); ERROR with code if the bytes are not a valid state.
+ */
+extern void occ_state_decode(at_occ_state *st, const uint8 *buf, size_t len, MemoryContext cxt, int code);
 
 /* After occ_arg: the cached lookup hint (see at_occ_at_hint). */
 extern size_t *occ_arg_hint(FunctionCallInfo fcinfo);

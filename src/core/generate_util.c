@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "generate_util.h"
+#include "hash.h"
 #include "util_quantiles.h"
 
 void
@@ -53,16 +54,6 @@ at_util_header(char *buf, int series)
 	return n;
 }
 
-static uint64_t
-mix(uint64_t x)
-{
-	x ^= x >> 33;
-	x *= UINT64_C(0xff51afd7ed558ccd);
-	x ^= x >> 33;
-	x *= UINT64_C(0xc4ceb9fe1a85ec53);
-	return x ^ (x >> 33);
-}
-
 size_t
 at_util_line(char *buf, int series, int64_t unix_s, uint64_t seed,
 			 double blank_share, at_rng *rng)
@@ -75,7 +66,7 @@ at_util_line(char *buf, int series, int64_t unix_s, uint64_t seed,
 	n = (size_t) sprintf(buf, "%s", ts);
 	for (i = 0; i < series; i++)
 	{
-		uint64_t	regime = mix(seed ^ mix((uint64_t) i * 1000003u + (uint64_t) (unix_s / 3600))) % 10;
+		uint64_t	regime = at_hash_fmix(seed ^ at_hash_fmix((uint64_t) i * 1000003u + (uint64_t) (unix_s / 3600))) % 10;
 		double		u = at_rng_uniform(rng);
 		double		v;
 

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "bytes.h"
+#include "hash.h"
 #include "hex.h"
 
 at_occ_row
@@ -246,6 +247,145 @@ at_occ_level_cmp(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
+static inline int
+step_less(const at_occ_step *a, const at_occ_step *b)
+{
+	return a->t < b->t || (a->t == b->t && a->gpus < b->gpus);
+}
+
+static inline void
+step_swap(at_occ_step *a, at_occ_step *b)
+{
+	at_occ_step x = *a;
+
+	*a = *b;
+	*b = x;
+}
+
+static void
+insertion_sort(at_occ_step *ev, size_t n)
+{
+	for (size_t i = 1; i < n; i++)
+	{
+		at_occ_step x = ev[i];
+		size_t		j = i;
+
+		for (; j > 0 && step_less(&x, &ev[j - 1]); j--)
+			ev[j] = ev[j - 1];
+		ev[j] = x;
+	}
+}
+
+static void
+sift_down(at_occ_step *ev, size_t i, size_t n)
+{
+	for (size_t c; (c = 2 * i + 1) < n; i = c)
+	{
+		if (c + 1 < n && step_less(&ev[c], &ev[c + 1]))
+			c++;
+		if (!step_less(&ev[i], &ev[c]))
+			break;
+		step_swap(&ev[i], &ev[c]);
+	}
+}
+
+/* The fallback when partitions keep coming out lopsided: O(n log n) always. */
+static void
+heap_sort(at_occ_step *ev, size_t n)
+{
+	for (size_t i = n / 2; i-- > 0;)
+		sift_down(ev, i, n);
+	for (size_t k = n; k-- > 1;)
+	{
+		step_swap(&ev[0], &ev[k]);
+		sift_down(ev, 0, k);
+	}
+}
+
+/*
+ * Hoare's partition around the median of the first, middle and last
+ * events, moved to ev[0]: [0, j] <= pivot <= (j, n), both parts non-empty.
+ */
+static size_t
+partition(at_occ_step *ev, size_t n)
+{
+	at_occ_step *m = &ev[n / 2],
+			   *l = &ev[n - 1],
+				p;
+	size_t		i = 0,
+				j = n;
+
+	if (step_less(m, ev))
+		step_swap(m, ev);
+	if (step_less(l, m))
+	{
+		step_swap(l, m);
+		if (step_less(m, ev))
+			step_swap(m, ev);
+	}
+	step_swap(ev, m);
+	p = ev[0];
+	for (;;)
+	{
+		while (step_less(&ev[i], &p))
+			i++;
+		do
+			j--;
+		while (step_less(&p, &ev[j]));
+		if (i >= j)
+			return j;
+		step_swap(&ev[i], &ev[j]);
+		i++;
+	}
+}
+
+static void
+intro_sort(at_occ_step *ev, size_t n, int depth, void (*poll) (void))
+{
+	while (n > 16)
+	{
+		size_t		j;
+
+		if (poll)
+			poll();
+		if (depth-- == 0)
+		{
+			heap_sort(ev, n);
+			return;
+		}
+		j = partition(ev, n) + 1;
+		/* recurse into the smaller part: the stack stays O(log n) */
+		if (j < n - j)
+		{
+			intro_sort(ev, j, depth, poll);
+			ev += j;
+			n -= j;
+		}
+		else
+		{
+			intro_sort(ev + j, n - j, depth, poll);
+			n = j;
+		}
+	}
+	insertion_sort(ev, n);
+}
+
+void
+at_occ_sort_steps(at_occ_step *ev, size_t n, void (*poll) (void))
+{
+	int			depth = 0;
+	size_t		i = 1;
+
+	/* events often come in time order already (a table loaded by time) */
+	while (i < n && !step_less(&ev[i], &ev[i - 1]))
+		i++;
+	if (i >= n)
+		return;
+	for (size_t k = n; k > 1; k >>= 1)
+		depth += 2;
+	intro_sort(ev, n, depth, poll);
+}
+
 const char *
 at_occ_check(const at_occ_step *s, size_t n, int64_t tmin, int64_t tmax, size_t *bad)
 {
@@ -349,24 +489,16 @@ at_occ_peak(const at_occ_step *s, size_t n)
 	return peak;
 }
 
-static uint64_t
-mix64(uint64_t z)
-{
-	z = (z ^ (z >> 30)) * UINT64_C(0xbf58476d1ce4e5b9);
-	z = (z ^ (z >> 27)) * UINT64_C(0x94d049bb133111eb);
-	return z ^ (z >> 31);
-}
-
 uint64_t
 at_occ_fingerprint(const at_occ_step *s, size_t n)
 {
-	uint64_t	h = mix64((uint64_t) n + UINT64_C(0x9e3779b97f4a7c15));
+	uint64_t	h = at_hash_mix((uint64_t) n + UINT64_C(0x9e3779b97f4a7c15));
 	size_t		i;
 
 	for (i = 0; i < n; i++)
 	{
-		h = mix64(h ^ (uint64_t) s[i].t);
-		h = mix64(h + (uint64_t) s[i].gpus);
+		h = at_hash_mix(h ^ (uint64_t) s[i].t);
+		h = at_hash_mix(h + (uint64_t) s[i].gpus);
 	}
 	return h;
 }
@@ -982,6 +1114,36 @@ at_occ_runs_sweep(const at_occ_runs *r, at_occ_step *out)
 	size_t		pos[2 * (AT_OCC_MAX_RUNS + 1)];
 
 	return at_occ_sweep_runs(r->starts, r->ends, r->k, pos, out);
+}
+
+at_occ_err
+at_occ_state_steps(const at_occ_state *st, at_mem_fn mem, void *ctx, at_occ_step **out, size_t *n)
+{
+	at_occ_runs runs;
+	size_t		room;
+	long long	k;
+	at_occ_err	e;
+
+	*out = NULL;
+	*n = 0;
+	runs.k = runs.owned = 0;
+	if ((e = at_occ_state_runs(st, mem, ctx, &runs)) != AT_OCC_OK)
+		return e;
+	room = at_occ_runs_events(&runs);
+	*out = mem(ctx, NULL, (room > 0 ? room : 1) * sizeof(at_occ_step));
+	if (*out == NULL)
+		e = AT_OCC_ENOMEM;
+	else if ((k = at_occ_runs_sweep(&runs, *out)) < 0)
+		e = AT_OCC_ENEGATIVE;
+	else
+		*n = (size_t) k;
+	at_occ_runs_free(&runs, mem, ctx);
+	if (e != AT_OCC_OK && *out != NULL)
+	{
+		mem(ctx, *out, 0);
+		*out = NULL;
+	}
+	return e;
 }
 
 at_occ_err

@@ -112,6 +112,13 @@ extern int	at_occ_step_cmp(const void *a, const void *b);
 extern int	at_occ_level_cmp(const void *a, const void *b);
 
 /*
+ * Sorts events as at_occ_step_cmp orders them, in place (introsort: O(n)
+ * when already sorted, O(n log n) at worst).  poll, if not NULL, is called
+ * now and then: the glue checks for interrupts there.
+ */
+extern void at_occ_sort_steps(at_occ_step *ev, size_t n, void (*poll) (void));
+
+/*
  * NULL if s[0..n) is canonical with finite times in [tmin, tmax) (or
  * -infinity), else a message; *bad is the offending index.
  */
@@ -227,9 +234,8 @@ extern const char *at_occ_lists_check(const at_occ_list *starts, const at_occ_li
 /* ---- occupancy_agg's state ---- */
 
 /*
- * Sorts events by time, in place.  The tests pass qsort with
- * at_occ_step_cmp; the glue passes PostgreSQL's sort template, which can
- * be interrupted.
+ * Sorts events by time, in place: at_occ_sort_steps, with the glue's
+ * interrupt check (occ_sort_steps in src/occupancy_type.h).
  */
 typedef void (*at_occ_sort_fn) (at_occ_step *ev, size_t n);
 
@@ -347,6 +353,14 @@ extern void at_occ_runs_free(at_occ_runs *r, at_mem_fn mem, void *ctx);
 extern size_t at_occ_runs_events(const at_occ_runs *r);
 /* Sweep the runs into canonical steps (-1: level negative, a broken state). */
 extern long long at_occ_runs_sweep(const at_occ_runs *r, at_occ_step *out);
+
+/*
+ * The state's occupancy: canonical steps into *out (from mem/ctx, room for
+ * at least one; the caller frees it), their count in *n.  On an error
+ * nothing is left allocated.
+ */
+extern at_occ_err at_occ_state_steps(const at_occ_state *st, at_mem_fn mem, void *ctx, at_occ_step **out,
+									 size_t *n);
 
 /*
  * A state as one start and one end list, what it serializes to:

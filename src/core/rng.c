@@ -3,6 +3,7 @@
  */
 #include <math.h>
 
+#include "hash.h"
 #include "rng.h"
 
 static uint64_t
@@ -17,13 +18,7 @@ at_rng_seed(at_rng *r, uint64_t seed)
 	int			i;
 
 	for (i = 0; i < 4; i++)
-	{
-		uint64_t	z = (seed += UINT64_C(0x9E3779B97F4A7C15));
-
-		z = (z ^ (z >> 30)) * UINT64_C(0xBF58476D1CE4E5B9);
-		z = (z ^ (z >> 27)) * UINT64_C(0x94D049BB133111EB);
-		r->s[i] = z ^ (z >> 31);
-	}
+		r->s[i] = at_hash_mix(seed += UINT64_C(0x9E3779B97F4A7C15));
 }
 
 uint64_t

@@ -679,7 +679,7 @@ static void
 sort_steps(at_occ_step *ev, size_t n)
 {
 	sorts++;
-	qsort(ev, n, sizeof(at_occ_step), at_occ_step_cmp);
+	at_occ_sort_steps(ev, n, NULL);
 }
 
 /* Random jobs on a small axis, as (start, end or -1, gpus) rows. */
@@ -1186,6 +1186,119 @@ test_value(void)
 	CHECK(!at_occ_value_header_ok(&u.v, AT_OCC_VALUE_SIZE(2)), "value: an unknown version is refused");
 }
 
+static long polls;
+
+static void
+count_poll(void)
+{
+	polls++;
+}
+
+/* at_occ_sort_steps against qsort: orders of every kind, sizes around its cut-offs. */
+static void
+test_sort_steps(void)
+{
+	enum
+	{
+		N = 50000
+	};
+	static at_occ_step a[N],
+				b[N];
+	static const size_t sizes[] = {0, 1, 2, 3, 16, 17, 18, 100, 1000, N};
+	at_rng		r;
+	int			ok = 1;
+
+	at_rng_seed(&r, 11);
+	for (int kind = 0; kind < 7; kind++)
+		for (size_t si = 0; si < sizeof(sizes) / sizeof(sizes[0]); si++)
+		{
+			size_t		n = sizes[si];
+
+			for (size_t i = 0; i < n; i++)
+			{
+				int64_t		x = (int64_t) (at_rng_next(&r) % 1000000);
+
+				switch (kind)
+				{
+					case 0:		/* random, few ties */
+						a[i] = (at_occ_step) {x - 500000, (int64_t) (at_rng_next(&r) % 5) - 2};
+						break;
+					case 1:		/* sorted */
+						a[i] = (at_occ_step) {(int64_t) i, 1};
+						break;
+					case 2:		/* reversed */
+						a[i] = (at_occ_step) {(int64_t) (n - i), -1};
+						break;
+					case 3:		/* all equal */
+						a[i] = (at_occ_step) {7, 3};
+						break;
+					case 4:		/* few distinct times, ties broken by gpus */
+						a[i] = (at_occ_step) {x % 3, (int64_t) (at_rng_next(&r) % 3)};
+						break;
+					case 5:		/* organ pipe */
+						a[i] = (at_occ_step) {(int64_t) (i < n / 2 ? i : n - i), 0};
+						break;
+					default:	/* extremes: -infinity, infinity */
+						a[i] = (at_occ_step) {x % 2 ? INT64_MIN : INT64_MAX, x % 3 ? INT64_MIN : INT64_MAX};
+						break;
+				}
+			}
+			memcpy(b, a, n * sizeof(at_occ_step));
+			qsort(b, n, sizeof(at_occ_step), at_occ_step_cmp);
+			at_occ_sort_steps(a, n, NULL);
+			if (n > 0 && memcmp(a, b, n * sizeof(at_occ_step)) != 0)
+			{
+				printf("# sort kind %d, n %zu differs from qsort\n", kind, n);
+				ok = 0;
+			}
+		}
+	CHECK(ok, "sort_steps: the same order as qsort with at_occ_step_cmp, random, sorted, reversed, equal, "
+		  "tied, organ pipe and extreme, 0 to %d events", (int) N);
+
+	/* poll: never for sorted input (one pass), now and then for a long sort */
+	for (size_t i = 0; i < N; i++)
+		a[i] = (at_occ_step) {(int64_t) i, 0};
+	polls = 0;
+	at_occ_sort_steps(a, N, count_poll);
+	CHECK(polls == 0, "sort_steps: sorted input is only checked");
+	for (size_t i = 0; i < N; i++)
+		a[i] = (at_occ_step) {(int64_t) (at_rng_next(&r) % 1000), 0};
+	at_occ_sort_steps(a, N, count_poll);
+	ok = 1;
+	for (size_t i = 1; i < N; i++)
+		ok &= at_occ_step_cmp(&a[i - 1], &a[i]) <= 0;
+	CHECK(ok && polls > 0 && polls < N, "sort_steps: sorted, polled %ld times for %d events", polls, (int) N);
+}
+
+/* at_occ_state_steps: the sweep of a state, as the runs give it, and its errors. */
+static void
+test_state_steps(void)
+{
+	counted		c = {0};
+	at_occ_state st;
+	at_occ_job	jobs[3] = {{0, 10, 2, 0}, {5, 20, 3, 0}, {5, AT_OCC_NOEND, 1, 0}};
+	at_occ_step *s;
+	size_t		n = 99;
+
+	at_occ_state_init(&st, counted_mem, &c, sort_steps);
+	CHECK(at_occ_state_steps(&st, counted_mem, &c, &s, &n) == AT_OCC_OK && n == 0 && s != NULL,
+		  "state_steps: an empty state has no steps (and room for one)");
+	counted_mem(&c, s, 0);
+	for (int i = 0; i < 3; i++)
+		at_occ_state_add(&st, &jobs[i]);
+	CHECK(at_occ_state_steps(&st, counted_mem, &c, &s, &n) == AT_OCC_OK && n == 4 &&
+		  s[0].t == 0 && s[0].gpus == 2 && s[1].t == 5 && s[1].gpus == 6 && s[2].t == 10 && s[2].gpus == 4 &&
+		  s[3].t == 20 && s[3].gpus == 1 && at_occ_peak(s, n) == 6,
+		  "state_steps: three jobs, steps (0, 2), (5, 6), (10, 4), (20, 1)");
+	counted_mem(&c, s, 0);
+	/* an end before any start: the level would go negative */
+	at_occ_state_add(&st, &(at_occ_job) {0, -5, 9, AT_OCC_JOB_END_ONLY});
+	CHECK(at_occ_state_steps(&st, counted_mem, &c, &s, &n) == AT_OCC_ENEGATIVE && s == NULL,
+		  "state_steps: a release before the allocation is AT_OCC_ENEGATIVE, nothing kept");
+	at_occ_state_free(&st);
+	CHECK(c.live == 0, "state_steps: every block freed");
+}
+
 void
 test_occupancy(void)
 {
@@ -1205,4 +1318,6 @@ test_occupancy(void)
 	test_agg_combine_many();
 	test_state_text();
 	test_value();
+	test_sort_steps();
+	test_state_steps();
 }

@@ -19,7 +19,7 @@ test/fuzz/fuzz_occupancy_text test/fuzz/fuzz_occupancy_binary test/fuzz/fuzz_occ
 test/fuzz/fuzz_unpivot: src/core/unpivot.c src/core/utilization.c src/core/summary.c
 test/fuzz/fuzz_bins test/fuzz/fuzz_bins_state: src/core/bins.c src/core/samples.c
 test/fuzz/fuzz_samples_decode: src/core/samples.c
-test/fuzz/fuzz_summary: src/core/summary.c src/core/value_counts.c
+test/fuzz/fuzz_summary: src/core/summary.c src/core/value_counts.c src/core/occupancy.c
 test/fuzz/fuzz_scheduler: src/core/scheduler.c
 test/fuzz/fuzz_gbdt_decode: src/core/gbdt.c
 $(FUZZ_BINS): test/fuzz/fuzz_%: test/fuzz/fuzz_%.c $(wildcard src/core/*.h test/fuzz/*.h)

@@ -64,11 +64,11 @@ split_runs(const at_occ_list *l, at_occ_list *run)
 	}
 }
 
-/* The glue's sort (PostgreSQL's sort template) stands in as qsort here. */
+/* The core's sort, as the glue uses it (less its interrupt checks). */
 static void
 sort_steps(at_occ_step *ev, size_t n)
 {
-	qsort(ev, n, sizeof(at_occ_step), at_occ_step_cmp);
+	at_occ_sort_steps(ev, n, NULL);
 }
 
 static void

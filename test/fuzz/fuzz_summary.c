@@ -12,7 +12,11 @@
  *    must accept exactly distinct increasing finite values with counts in
  *    [1, 2^52];
  *  - as strings (runs between 0 bytes) for at_intern: equal strings get one
- *    number, different ones different numbers, in the order first seen.
+ *    number, different ones different numbers, in the order first seen;
+ *    and for at_decimal_parse, which must accept exactly an optional minus,
+ *    digits with at most one point, at most 18 significant digits and 9
+ *    after the point, and whose value at_roll_text must write back (the
+ *    same text when it is in numeric_out's form).
  */
 #include "fuzz_common.h"
 #include "summary.h"
@@ -186,6 +190,73 @@ raw_arrays(const uint8_t *data, size_t size)
 	free(counts);
 }
 
+/* at_decimal_parse's rules, counted independently. */
+static int
+decimal_ok(const char *s)
+{
+	int			points = 0,
+				frac = 0,
+				sig = 0;
+
+	if (*s == '-')
+		s++;
+	for (; *s; s++)
+	{
+		if (*s == '.')
+			points++;
+		else if (*s < '0' || *s > '9')
+			return 0;
+		else
+		{
+			sig += sig > 0 || *s != '0';
+			frac += points > 0;
+		}
+	}
+	return points <= 1 && frac <= 9 && sig <= 18;
+}
+
+/* As numeric_out writes a value: no leading zeros, digits on both sides of a point, no "-0". */
+static int
+canonical(const char *s)
+{
+	const char *d = s + (*s == '-');
+	const char *pt = strchr(d, '.');
+	size_t		ilen = pt ? (size_t) (pt - d) : strlen(d);
+
+	if (ilen == 0 || (ilen > 1 && d[0] == '0') || (pt && pt[1] == '\0'))
+		return 0;
+	/* "-0" and "-0.00" are not written: a negative value has a non-zero digit */
+	return *s != '-' || strspn(d, "0.") < strlen(d);
+}
+
+static void
+decimal(const char *s)
+{
+	at_decimal	d,
+				back;
+	int			ok = at_decimal_parse(s, &d);
+
+	FUZZ_CHECK(ok == decimal_ok(s), "at_decimal_parse(\"%s\") is %d", s, ok);
+	if (!ok)
+		return;
+	FUZZ_CHECK(d.scale >= 0 && d.scale <= 9 && d.mant > -INT64_C(1000000000000000000) &&
+			   d.mant < INT64_C(1000000000000000000), "decimal out of range");
+#ifdef AT_HAVE_INT128
+	{
+		char		buf[AT_ROLL_TEXT];
+		at_int128	v = d.mant;
+		const char *t;
+
+		for (int k = d.scale; k < 9; k++)
+			v *= 10;
+		t = at_roll_text(buf, v, d.scale);
+		FUZZ_CHECK(at_decimal_parse(t, &back) && back.mant == d.mant && back.scale == d.scale,
+				   "\"%s\" written back as \"%s\"", s, t);
+		FUZZ_CHECK(!canonical(s) || strcmp(s, t) == 0, "\"%s\" written back as \"%s\"", s, t);
+	}
+#endif
+}
+
 static void
 strings(const uint8_t *data, size_t size)
 {
@@ -203,6 +274,15 @@ strings(const uint8_t *data, size_t size)
 		{
 			int32_t		id = at_intern_id(&t, (const char *) data + start, i - start);
 			int32_t		want = -1;
+			char	   *z = calloc(i - start + 1, 1);
+			size_t		zlen;
+
+			memcpy(z, data + start, i - start);
+			decimal(z);
+			free(z);
+			FUZZ_CHECK(id < 0 || (at_intern_str(&t, id, &zlen) != NULL && zlen == i - start &&
+								  memcmp(at_intern_str(&t, id, &zlen), data + start, zlen) == 0),
+					   "string %d is not kept by its number", k);
 
 			for (int j = 0; j < k && want < 0; j++)
 				if (lens[j] == i - start && memcmp(data + starts[j], data + start, lens[j]) == 0)

@@ -1,5 +1,5 @@
 /*
- * value_counts.c: reading the summaries' exact distributions, kept as a
+ * value_counts_fns.c: reading the summaries' exact distributions, kept as a
  * pair of arrays (values float8[], counts bigint[]): percentiles as
  * percentile_cont gives them, counts at thresholds, the sum, and a
  * delay_sketch of the values.  The arrays come from a table a user can
