@@ -45,6 +45,23 @@ check_error_arg(double alpha)
 				 errhint("0.005 (the default) answers every percentile within 0.5%% of the exact value.")));
 }
 
+/* Argument 2, relative_error: never NULL; checked when it starts a new sketch. */
+static double
+error_arg(FunctionCallInfo fcinfo, bool starts)
+{
+	double		alpha;
+
+	if (PG_ARGISNULL(2))
+		ereport(ERROR,
+				(errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
+				 errmsg("relative_error must not be NULL"),
+				 errhint("Leave it out for the default, 0.005.")));
+	alpha = PG_GETARG_FLOAT8(2);
+	if (starts)
+		check_error_arg(alpha);
+	return alpha;
+}
+
 /*
  * (state delay_sketch, value float8 [, relative_error float8]); also the
  * 0.1.0 SQL's (internal, float8 [, float8]).  Without relative_error a
@@ -65,16 +82,8 @@ acmetrace_sketch_trans(PG_FUNCTION_ARGS)
 	}
 	if (PG_NARGS() > 2)
 	{
-		double		alpha;
+		double		alpha = error_arg(fcinfo, eo == NULL && PG_ARGISNULL(0));
 
-		if (PG_ARGISNULL(2))
-			ereport(ERROR,
-					(errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
-					 errmsg("relative_error must not be NULL"),
-					 errhint("Leave it out for the default, 0.005.")));
-		alpha = PG_GETARG_FLOAT8(2);
-		if (eo == NULL && PG_ARGISNULL(0))
-			check_error_arg(alpha);
 		if (eo == NULL)
 		{
 			MemoryContext cxt = at_agg_context(fcinfo, "delay_sketch_agg");
@@ -121,14 +130,7 @@ acmetrace_sketch_samples_trans(PG_FUNCTION_ARGS)
 
 	if (PG_NARGS() > 2)
 	{
-		if (PG_ARGISNULL(2))
-			ereport(ERROR,
-					(errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
-					 errmsg("relative_error must not be NULL"),
-					 errhint("Leave it out for the default, 0.005.")));
-		alpha = PG_GETARG_FLOAT8(2);
-		if (eo == NULL && PG_ARGISNULL(0))
-			check_error_arg(alpha);
+		alpha = error_arg(fcinfo, eo == NULL && PG_ARGISNULL(0));
 	}
 	if (PG_ARGISNULL(1))
 	{

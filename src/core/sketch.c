@@ -264,31 +264,12 @@ at_sk_merge(at_sketch *dst, const at_sketch *src)
 			return e;
 		for (int32_t i = src->first; i <= src->last; i++)
 			dst->counts[i - dst->lo] += src->counts[i - src->lo];
-		if (!HAS_BUCKETS(dst))
-		{
-			dst->first = src->first;
-			dst->last = src->last;
-		}
-		else
-		{
-			if (src->first < dst->first)
-				dst->first = src->first;
-			if (src->last > dst->last)
-				dst->last = src->last;
-		}
+		/* nlo..nhi already spans both */
+		dst->first = nlo;
+		dst->last = nhi;
 	}
-	if (dst->count == 0)
-	{
-		dst->min = src->min;
-		dst->max = src->max;
-	}
-	else
-	{
-		if (src->min < dst->min)
-			dst->min = src->min;
-		if (src->max > dst->max)
-			dst->max = src->max;
-	}
+	dst->min = dst->count == 0 || src->min < dst->min ? src->min : dst->min;
+	dst->max = dst->count == 0 || src->max > dst->max ? src->max : dst->max;
 	dst->zeros += src->zeros;
 	dst->sum += src->sum;
 	dst->count += src->count;
