@@ -140,7 +140,8 @@ typedef struct at_roll_key
 
 #if defined(__SIZEOF_INT128__)
 #define AT_HAVE_INT128 1
-typedef __int128 at_int128;
+/* 8-byte aligned, as PostgreSQL's int128: hash table entries are only MAXALIGNed */
+typedef __int128 at_int128 __attribute__((aligned(8)));
 
 /* One sum of summary_jobs: n terms, at scale 9, scale the largest of its terms' (as numeric adds). */
 typedef struct at_roll_sum

@@ -16,7 +16,7 @@ FUZZ_BINS     = $(FUZZ_TARGETS:%=test/fuzz/fuzz_%)
 # each harness links only the core files it fuzzes (bins.c counts samples blocks too)
 test/fuzz/fuzz_sketch_text test/fuzz/fuzz_sketch_decode: src/core/sketch.c
 test/fuzz/fuzz_occupancy_text test/fuzz/fuzz_occupancy_binary test/fuzz/fuzz_occupancy_state_text: src/core/occupancy.c
-test/fuzz/fuzz_unpivot: src/core/unpivot.c src/core/utilization.c src/core/summary.c
+test/fuzz/fuzz_unpivot: src/core/unpivot.c src/core/utilization.c src/core/summary.c src/core/occupancy.c
 test/fuzz/fuzz_bins test/fuzz/fuzz_bins_state: src/core/bins.c src/core/samples.c
 test/fuzz/fuzz_samples_decode: src/core/samples.c
 test/fuzz/fuzz_summary: src/core/summary.c src/core/value_counts.c src/core/occupancy.c
