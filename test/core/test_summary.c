@@ -365,6 +365,18 @@ test_roll(void)
 		  "roll: exact sums at the largest scale of their terms, gpu time coalesced");
 	CHECK(r.has_max && strcmp(at_roll_text(buf, r.max, r.max_scale), "1.50") == 0,
 		  "roll: max keeps the later of equal values");
+	{
+		/* where a dynahash entry puts a group: 8-byte aligned, not 16 */
+		char	   *mem = malloc(sizeof(at_roll) + 8);
+		at_roll    *g = (at_roll *) (mem + 8);
+
+		memset(g, 0, sizeof *g);
+		j = job_of(&src, 2, 0, 0, 0, "1.5", "0.25");
+		at_summary_roll_add(&p, g, &j);
+		CHECK(g->jobs == 1 && strcmp(at_roll_text(buf, g->duration.sum, g->duration.scale), "1.5") == 0,
+			  "roll: a group at an 8-byte boundary adds up (UBSan checks the alignment)");
+		free(mem);
+	}
 	/* sums overflow 128 bits: roll_ok cleared */
 	for (int i = 0; i < 200 && p.roll_ok; i++)
 	{
