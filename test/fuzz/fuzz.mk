@@ -33,7 +33,7 @@ test/fuzz/make_seeds: test/fuzz/make_seeds.c src/core/sketch.c src/core/occupanc
 fuzz-build: $(FUZZ_BINS)
 
 fuzz:
-	MAKE='$(MAKE)' FUZZ_CC='$(FUZZ_CC)' bash test/fuzz/run.sh $(FUZZ_RUNS)
+	MAKE='$(MAKE)' FUZZ_CC='$(FUZZ_CC)' bash test/fuzz/run.sh $(FUZZ_RUNS) $(FUZZ_TARGETS)
 
 fuzz-seeds: test/fuzz/make_seeds
 	mkdir -p $(FUZZ_TARGETS:%=test/fuzz/corpus/%)
