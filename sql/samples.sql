@@ -238,15 +238,17 @@ END
 $$;
 
 -- samples_combine as a user's own aggregate's SFUNC: a window of a block
--- (integers only, no doubles yet) merged into a state takes its values,
--- as samples_agg's own combine does.
+-- (integers only, no doubles yet) reaching it as an expanded object is
+-- merged by its values, as samples_agg's own combine does (0.4.0's first
+-- builds copied them from NULL and the server crashed).  No ORDER BY in the
+-- aggregate: a sort would flatten the windows.
 CREATE AGGREGATE pg_temp.merge_samples(acmetrace.samples) (
     SFUNC = acmetrace_internal.samples_combine, STYPE = acmetrace.samples);
 SELECT (acmetrace.samples_info(m)).samples AS merged_samples,
        (SELECT count(*) FROM acmetrace.unnest(m) u JOIN iid r ON r.series = 'int' AND r.ts = u.ts AND r.value = u.value) AS matching
-  FROM (SELECT pg_temp.merge_samples(w ORDER BY k) AS m
-          FROM iid_blk b, LATERAL (VALUES (1, acmetrace.samples_between(b.s, '-infinity', '2023-07-01 12:00+00')),
-                                          (2, acmetrace.samples_between(b.s, '2023-07-01 12:00+00', 'infinity'))) v(k, w)
+  FROM (SELECT pg_temp.merge_samples(acmetrace.samples_between(b.s, v.lo, v.hi)) AS m
+          FROM iid_blk b, (VALUES ('-infinity'::timestamptz, '2023-07-01 12:00+00'::timestamptz),
+                                  ('2023-07-01 12:00+00', 'infinity')) v(lo, hi)
          WHERE b.series = 'int') x;
 
 DISCARD TEMP;
