@@ -123,38 +123,51 @@ before=$(state); n=$(runs)
 expect bad_file 1 "prod: load of file $OUT/bad.txt failed, nothing loaded: .*line [0-9]+, field Submit" --cluster prod --file "$OUT/bad.txt"
 check_eq "bad file: the database as it was (count and checksum)" "$(state)" "$before"
 check_eq "bad file: one failed run" "$(runs) $(last_run "outcome, lines IS NULL, message ~ 'field Submit'")" "$((n + 1)) failed t t"
-expect missing_file 1 "cannot read $OUT/nonexistent.txt" --cluster prod --file "$OUT/nonexistent.txt"
+expect missing_file 1 "prod: cannot read $OUT/nonexistent.txt, nothing loaded" --cluster prod --file "$OUT/nonexistent.txt"
+check_eq "missing file: a failed run" "$(runs) $(last_run "source, outcome")" "$((n + 2)) $OUT/nonexistent.txt failed"
 
 # ---- the cluster from the file's Cluster field when --cluster is not given
 run derived --file "$OUT/first.txt"
 check_eq "no --cluster: the Slurm cluster of the file" "$rc $(last_run "cluster, inserted")" "0 slurmprod 5"
 
 # ---- two syncs at once: one waits for the other, no job twice
-coproc HOLD { psql -X -q -A -t 2>&1; }
-hold_pid=$HOLD_PID
-echo "SELECT 'held' FROM (SELECT pg_advisory_lock($LOCK_KEY)) l;" >&"${HOLD[1]}"
-read -r held <&"${HOLD[0]}"
-check_eq "a psql session holds the sync lock of prod" "$held" held
+# hold_lock / release_lock: a psql session holding prod's sync lock
+hold_lock() {
+    coproc HOLD { psql -X -q -A -t 2>&1; }
+    hold_pid=$HOLD_PID hold_in=${HOLD[1]}
+    echo "SELECT 'held' FROM (SELECT pg_advisory_lock($LOCK_KEY)) l;" >&"$hold_in"
+    read -r held <&"${HOLD[0]}"
+    check_eq "a psql session holds the sync lock of prod" "$held" held
+}
+release_lock() { echo "SELECT pg_advisory_unlock($LOCK_KEY); \\q" >&"$hold_in"; wait "$hold_pid" 2>/dev/null; }
+# two_at_once NAME ARGS...: two syncs started together while the lock is
+# held, both seen waiting, then the lock released; exit codes in $ra $rb
+two_at_once() {
+    local name=$1 pa pb waiting=0; shift
+    hold_lock
+    "$SYNC" "$@" >"$OUT/$name.a.stdout" 2>"$OUT/$name.a.stderr" & pa=$!
+    "$SYNC" "$@" >"$OUT/$name.b.stdout" 2>"$OUT/$name.b.stderr" & pb=$!
+    # both wait for the lock (polled, no timing assumed)
+    while kill -0 $pa 2>/dev/null && kill -0 $pb 2>/dev/null; do
+        waiting=$(q -c "SELECT count(*) FROM pg_locks l JOIN pg_stat_activity a USING (pid)
+                         WHERE l.locktype = 'advisory' AND NOT l.granted AND a.application_name = 'acmetrace-sync'")
+        [ "$waiting" -lt 2 ] || break
+        sleep 0.1
+    done
+    check_eq "$name: both syncs wait for the lock" "$waiting" 2
+    release_lock
+    wait $pa; ra=$?; wait $pb; rb=$?
+    check_eq "$name: both succeed" "$ra $rb $(cat "$OUT/$name.a.stderr" "$OUT/$name.b.stderr")" "0 0 "
+}
+
+hold_lock
 before=$(state); n=$(runs)
 expect busy 75 'prod: another sync of this cluster is running; not waiting \(--no-wait\), nothing loaded' \
     --no-wait --cluster prod --file "$OUT/more.txt"
 check_eq "--no-wait: nothing loaded, no run recorded" "$(state) $(runs)" "$before $n"
+release_lock
 
-"$SYNC" --cluster prod --file "$OUT/more.txt" >"$OUT/a.stdout" 2>"$OUT/a.stderr" & pa=$!
-"$SYNC" --cluster prod --file "$OUT/more.txt" >"$OUT/b.stdout" 2>"$OUT/b.stderr" & pb=$!
-# both wait for the lock (polled, no timing assumed)
-waiting=0
-while kill -0 $pa 2>/dev/null && kill -0 $pb 2>/dev/null; do
-    waiting=$(q -c "SELECT count(*) FROM pg_locks l JOIN pg_stat_activity a USING (pid)
-                     WHERE l.locktype = 'advisory' AND NOT l.granted AND a.application_name = 'acmetrace-sync'")
-    [ "$waiting" -lt 2 ] || break
-    sleep 0.1
-done
-check_eq "both syncs wait for the lock" "$waiting" 2
-echo "SELECT pg_advisory_unlock($LOCK_KEY); \\q" >&"${HOLD[1]}"
-wait $pa; ra=$?; wait $pb; rb=$?
-wait "$hold_pid" 2>/dev/null
-check_eq "two syncs at once: both succeed" "$ra $rb $(cat "$OUT/a.stderr" "$OUT/b.stderr")" "0 0 "
+two_at_once concurrent --cluster prod --file "$OUT/more.txt"
 check_eq "two syncs at once: 3 jobs inserted once, then unchanged" \
     "$(q -F ' ' -c "SELECT sum(inserted), sum(unchanged), count(*) FROM (SELECT * FROM acmetrace.sync_runs ORDER BY run_id DESC LIMIT 2) r")" "3 3 2"
 check_eq "two syncs at once: no job twice" "$(q -c "SELECT count(*), count(DISTINCT job_id) FROM acmetrace.jobs WHERE cluster = 'prod'")" "8|8"
@@ -216,6 +229,13 @@ run sacct_after_failures --quiet --cluster prod --sacct "$OUT/bin/sacct"
 check_eq "after failed runs the window still starts at the last ok run's end minus 5 min" \
     "$rc $(q -c "SELECT ('$end2' || '+00')::timestamptz - interval '5 min' = ('$(arg starttime)' || '+00')::timestamptz")" "0 t"
 
+# two sacct syncs at once: the second's window is taken after the first commits
+two_at_once concurrent_sacct --quiet --cluster prod --sacct "$OUT/bin/sacct"
+check_eq "two sacct syncs at once: the second window starts 5 min before the first's end" \
+    "$(q -c "SELECT a.window_end - interval '5 min' = b.window_start AND a.outcome = 'ok' AND b.outcome = 'ok'
+               FROM acmetrace.sync_runs a JOIN acmetrace.sync_runs b ON b.run_id = a.run_id + 1
+              WHERE b.run_id = (SELECT max(run_id) FROM acmetrace.sync_runs)")" t
+
 # a first sacct sync of a cluster without --since pulls the last day; the
 # cluster's name comes from sacctmgr when Slurm knows one
 printf '#!/bin/sh\necho slurmnew\n' >"$OUT/bin/sacctmgr"; chmod +x "$OUT/bin/sacctmgr"
@@ -225,6 +245,16 @@ check_eq "first sync without --since: the last day" \
     "$(q -c "SELECT ('$(arg endtime)' || '+00')::timestamptz - interval '1 day' = ('$(arg starttime)' || '+00')::timestamptz")" t
 printf '#!/bin/sh\necho a\necho b\n' >"$OUT/bin/sacctmgr"
 expect two_slurm_clusters 64 'Slurm knows 2 clusters \(a b\); give --cluster NAME' --sacct "$OUT/bin/sacct"
+
+# ---- pg_dump keeps the runs, and the restored sequence goes on after them
+pg_dump -Fc -f "$OUT/dump.custom" e2e_sync || bad "pg_dump failed"
+dropdb --if-exists e2e_sync_restored && createdb e2e_sync_restored && pg_restore -d e2e_sync_restored "$OUT/dump.custom" ||
+    bad "pg_restore failed"
+RUNS_SQL="SELECT md5(string_agg(r::text, '|' ORDER BY run_id)) FROM acmetrace.sync_runs r"
+check_eq "pg_dump/pg_restore: the same runs" "$(q -d e2e_sync_restored -c "$RUNS_SQL")" "$(q -c "$RUNS_SQL")"
+run restored --quiet --db dbname=e2e_sync_restored --cluster prod --file "$OUT/one.txt"
+check_eq "pg_dump/pg_restore: the next run gets the next id" \
+    "$rc $(q -d e2e_sync_restored -c "SELECT max(run_id) FROM acmetrace.sync_runs")" "0 $(($(q -c "SELECT max(run_id) FROM acmetrace.sync_runs") + 1))"
 
 # ---- COMMENTs
 check_eq "sync_runs and each of its columns have a COMMENT" \
