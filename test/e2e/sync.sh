@@ -127,8 +127,9 @@ expect missing_file 1 "prod: cannot read $OUT/nonexistent.txt, nothing loaded" -
 check_eq "missing file: a failed run" "$(runs) $(last_run "source, outcome")" "$((n + 2)) $OUT/nonexistent.txt failed"
 
 # ---- the cluster from the file's Cluster field when --cluster is not given
-run derived --file "$OUT/first.txt"
-check_eq "no --cluster: the Slurm cluster of the file" "$rc $(last_run "cluster, inserted")" "0 slurmprod 5"
+sed "s/${US}slurmprod${US}/${US}SlurmProd${US}/" "$OUT/first.txt" >"$OUT/upper.txt"
+run derived --file "$OUT/upper.txt"
+check_eq "no --cluster: the Slurm cluster of the file, in lower case" "$rc $(last_run "cluster, inserted")" "0 slurmprod 5"
 
 # ---- two syncs at once: one waits for the other, no job twice
 # hold_lock / release_lock: a psql session holding prod's sync lock
