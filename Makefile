@@ -20,7 +20,7 @@ OBJS       = $(GLUE_SRCS:.c=.o) $(CORE_SRCS:.c=.o)
 # helpers they call and the views.sql that checks every view.
 INSTALL_TYPES    = version sketch occupancy bins samples unpivot gbdt
 INSTALL_TRACE    = tables load philly failures utilization summaries
-INSTALL_SURFACE  = settings checks bins occupancy clusters load philly export audit generate replay history \
+INSTALL_SURFACE  = settings checks bins occupancy clusters load sacct philly export audit generate replay history \
                    utilization summaries
 INSTALL_ANALYSES = cluster_summary state_breakdown state_by_type type_distribution gpu_num_boxplot \
                    cancelled_by_queue gpu_time_lost gpu_time_lost_weekly queue_percentiles queue_by_occupancy \
