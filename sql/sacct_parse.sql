@@ -70,6 +70,17 @@ SELECT * FROM pg_temp.p(16, '4242|4242|||||||||||FAILED||||||INFINITE|');
 -- A long value is cut at 64 bytes, never inside a character.
 SELECT * FROM pg_temp.p(17, '4242|4242|||||||||||' || repeat('é', 40) || '|||||||');
 
+-- Hostile but well-formed arrays: any lower bound, every element NULL,
+-- megabyte fields, any line number.
+SELECT (acmetrace_internal.sacct_parse(-1, ('[0:19]={1,1,c,p,q,a,u,n,NULL,NULL,NULL,NULL,RUNNING,NULL,NULL,NULL,NULL,NULL,NULL,NULL}')::text[])).state AS lower_bound_0;
+SELECT acmetrace_internal.sacct_parse(9223372036854775807, array_fill(NULL::text, ARRAY[20]));
+SELECT length((acmetrace_internal.sacct_parse(19, ARRAY['1', '1', NULL, NULL, NULL, NULL, NULL, repeat('x', 1000000), NULL, NULL, NULL, NULL,
+                                                      'RUNNING', NULL, NULL, NULL, NULL, NULL, NULL, NULL])).job_name) AS megabyte_name;
+SELECT acmetrace_internal.sacct_parse(19, ARRAY[repeat('9', 1000000), '1', NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL,
+                                              'RUNNING', NULL, NULL, NULL, NULL, NULL, NULL, NULL]);
+SELECT acmetrace_internal.sacct_parse(19, ARRAY['1', '1', NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL,
+                                              'RUNNING', NULL, NULL, NULL, repeat('gres/gpu:a=1,', 100000) || 'gres/gpu:a=x', NULL, NULL, NULL]);
+
 -- The fields argument: one dimension of 20 texts, never NULL.
 SELECT acmetrace_internal.sacct_parse(18, array_fill('x'::text, ARRAY[19]));
 \echo :LAST_ERROR_SQLSTATE
