@@ -614,7 +614,7 @@ at_sacct_parse(const at_sacct_str f[AT_SACCT_NFIELDS], at_sacct_record *r, at_sa
 	}
 	if (!is(f[AT_SACCT_NODELIST].s, f[AT_SACCT_NODELIST].len, "None assigned"))
 		r->nodelist = f[AT_SACCT_NODELIST];
-	err->status = AT_SACCT_OK;
+	memset(err, 0, sizeof(*err));	/* the TRES lists wrote their fields */
 	return AT_SACCT_OK;
 }
 

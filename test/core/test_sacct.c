@@ -149,7 +149,7 @@ test_good_lines(void)
 	CHECK(r.has_mem && r.mem_mb == 512000, "500G is 512000 MiB");
 	CHECK(r.has_timelimit && r.timelimit_s == 86400, "1-00:00:00 is a day");
 	CHECK(str_is(r.nodelist, "node01"), "nodelist");
-	CHECK(e.status == AT_SACCT_OK, "no error on success");
+	CHECK(e.status == AT_SACCT_OK && e.what == NULL && e.hint == NULL && e.value.len == 0, "no error on success");
 
 	/* a pending job: nothing allocated yet */
 	CHECK(parse("5001|5001|acme|gpu|normal|proj|bob|sft|2023-07-02T00:00:00|2023-07-02T00:00:00|Unknown|Unknown|PENDING|0:0|1|8|"
