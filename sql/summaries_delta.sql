@@ -152,3 +152,106 @@ DELETE FROM acmetrace.jobs WHERE cluster = 'ny' AND job_id IN (SELECT job_id FRO
 SELECT current_setting('acmetrace_internal.last_delta') AS how,
        (SELECT s.jobs FROM acmetrace.summary_clusters s WHERE s.cluster = 'ny') - (SELECT count(*) FROM acmetrace.jobs WHERE cluster = 'ny') AS stale_by;
 ROLLBACK;
+
+-- 4. Jobs that have not ended (doc/analyses.md, "Jobs that have not
+-- ended"): a running job (start, no end) and a pending one (no start) among
+-- finished ones, counted as documented, the same by the summaries and the scan.
+-- paths(cluster): each analysis with the summaries and with the scan; same =
+-- identical text of every row, in order.
+CREATE FUNCTION pg_temp.paths(cl text DEFAULT NULL)
+RETURNS TABLE (analysis text, rows bigint, same boolean)
+LANGUAGE plpgsql AS $$
+DECLARE
+    q text;
+    a text;
+    s1 text;
+    s2 text;
+    e1 text;
+    e2 text;
+BEGIN
+    FOR a, q IN VALUES
+      ('cluster_summary', 'cluster_summary(%L)'),
+      ('cluster_summary unrounded', 'cluster_summary(%L, NULL)'),
+      ('state_breakdown', 'state_breakdown(%L)'),
+      ('state_by_type', 'state_by_type(%L)'),
+      ('type_distribution', 'type_distribution(%L)'),
+      ('gpu_num_boxplot', 'gpu_num_boxplot(%L)'),
+      ('cancelled_by_queue', 'cancelled_by_queue(%L)'),
+      ('cancelled_by_queue all types 60 s', 'cancelled_by_queue(%L, NULL, 60, 3600)'),
+      ('gpu_time_lost', 'gpu_time_lost(%L)'),
+      ('gpu_time_lost_weekly', 'gpu_time_lost_weekly(%L)'),
+      ('queue_percentiles', 'queue_percentiles(%L)'),
+      ('queue_percentiles 0 .. 1', 'queue_percentiles(%L, ''{0,0.25,0.999,1}'')'),
+      ('queue_by_occupancy', 'queue_by_occupancy(%L)'),
+      ('duration_cdf', 'duration_cdf(%L)'),
+      ('duration_cdf minutes', 'duration_cdf(%L, acmetrace.steps(0, 7200, 60))'),
+      ('queue_cdf', 'queue_cdf(%L)'),
+      ('gpu_num_cdf', 'gpu_num_cdf(%L)'),
+      ('failure_taxonomy', 'failure_taxonomy(%L)'),
+      ('trace_comparison', 'trace_comparison(%L)')
+    LOOP
+        q := format('SELECT count(*), string_agg(t::text, ''|'') FROM acmetrace.' || q || ' t', cl);
+        e1 := NULL;
+        e2 := NULL;
+        SET LOCAL acmetrace.summaries = on;
+        BEGIN
+            EXECUTE q INTO rows, s1;
+        EXCEPTION WHEN OTHERS THEN
+            GET STACKED DIAGNOSTICS e1 = RETURNED_SQLSTATE;
+        END;
+        SET LOCAL acmetrace.summaries = off;
+        BEGIN
+            EXECUTE q INTO rows, s2;
+        EXCEPTION WHEN OTHERS THEN
+            GET STACKED DIAGNOSTICS e2 = RETURNED_SQLSTATE;
+        END;
+        SET LOCAL acmetrace.summaries = on;
+        analysis := a;
+        same := s1 IS NOT DISTINCT FROM s2 AND e1 IS NOT DISTINCT FROM e2;
+        IF e1 IS NOT NULL THEN
+            analysis := a || ' (error ' || e1 || ')';
+        END IF;
+        RETURN NEXT;
+    END LOOP;
+END
+$$;
+
+INSERT INTO acmetrace.clusters (cluster, source_format, gpu_capacity, time_zone) VALUES ('live', 'generated', 16, 'UTC');
+INSERT INTO acmetrace.jobs (cluster, job_id, type, state, gpu_num, submit_time, start_time, end_time, duration, queue, gpu_time)
+VALUES ('live', 'c1', 'Eval', 'COMPLETED', 4, '2024-01-01 00:00', '2024-01-01 00:10', '2024-01-01 02:10', 7200, 600, 28800),
+       ('live', 'c2', 'Eval', 'COMPLETED', 2, '2024-01-01 00:20', '2024-01-01 00:30', '2024-01-01 01:30', 3600, 600, 7200),
+       ('live', 'f1', 'Eval', 'FAILED', 1, '2024-01-01 01:00', '2024-01-01 01:05', '2024-01-01 01:35', 1800, 300, 1800),
+       ('live', 'r1', 'Eval', 'RUNNING', 8, '2024-01-01 01:00', '2024-01-01 01:20', NULL, NULL, 1200, NULL),
+       ('live', 'p1', 'Eval', 'PENDING', 2, '2024-01-01 01:40', NULL, NULL, NULL, NULL, NULL);
+SELECT acmetrace_internal.summarized('live', true) AS summarized;
+-- in, as their own state
+SELECT final_state, jobs FROM acmetrace.state_breakdown('live') ORDER BY 1;
+SELECT final_state, jobs FROM acmetrace.state_by_type('live') ORDER BY 1;
+-- in: the running job holds its 8 GPUs to the end (peak 4 + 2 + 1 + 8 at 01:20)
+SELECT jobs, gpu_jobs, peak_allocated FROM acmetrace.trace_comparison('live');
+-- out of durations (none yet): 3 finished GPU jobs
+SELECT type, x, jobs, cdf_pct FROM acmetrace.duration_cdf('live', '{3600, 100000}') ORDER BY 1, 2;
+-- waits: the running job in (it started), the pending one out
+SELECT bin, jobs FROM acmetrace.cancelled_by_queue('live', NULL, 600, 1200) ORDER BY bin;
+SELECT type, jobs FROM acmetrace.queue_percentiles('live');
+SELECT type, jobs FROM acmetrace.queue_by_occupancy('live');
+-- counts in, GPU time none
+SELECT type, jobs, gpu_time FROM acmetrace.type_distribution('live');
+SELECT type, jobs, gpu_time FROM acmetrace.gpu_time_lost('live');
+-- weekly by end: out until they end
+SELECT week, jobs FROM acmetrace.gpu_time_lost_weekly('live');
+SELECT job_num, gpu_job_num, complete_rate_gpu, cancel_rate_gpu, fail_rate_gpu FROM acmetrace.cluster_summary('live');
+-- the same answers by the summaries and the scan, here and on the changed clusters
+SELECT count(*) AS analyses, count(*) FILTER (WHERE same) AS same FROM pg_temp.paths('live');
+SELECT c AS cluster, count(*) AS analyses, count(*) FILTER (WHERE same) AS same
+  FROM (VALUES ('ny'), ('ber'), ('est')) v(c), pg_temp.paths(v.c) GROUP BY c ORDER BY 1;
+-- the running job ends, the pending one starts (the trigger: a rebuild, 1 of 5 jobs is many)
+UPDATE acmetrace.jobs SET state = 'COMPLETED', end_time = '2024-01-01 03:20', duration = 7200, gpu_time = 57600
+ WHERE cluster = 'live' AND job_id = 'r1';
+SELECT current_setting('acmetrace_internal.last_delta') AS how;
+UPDATE acmetrace.jobs SET state = 'RUNNING', start_time = '2024-01-01 02:00', queue = 1200 WHERE cluster = 'live' AND job_id = 'p1';
+SELECT current_setting('acmetrace_internal.last_delta') AS how;
+SELECT final_state, jobs FROM acmetrace.state_breakdown('live') ORDER BY 1;
+SELECT week, jobs FROM acmetrace.gpu_time_lost_weekly('live');
+SELECT count(*) AS analyses, count(*) FILTER (WHERE same) AS same FROM pg_temp.paths('live');
+SELECT pg_temp.differing('live') AS differing_rows;

@@ -262,6 +262,41 @@ vc_sort_by_value(int *ix, int m, const double *keys)
 	qsort(ix, m, sizeof(int), vc_cmp_ix);
 }
 
+/* The m changes sorted by value, repeats added, zeros dropped, in place of *dv and *dc; returns how many. */
+static int
+vc_changes(double **dv, int64 **dc, int m)
+{
+	int		   *ix = palloc(sizeof(int) * Max(m, 1));
+	double	   *sv = palloc(sizeof(double) * Max(m, 1));
+	int64	   *sc = palloc(sizeof(int64) * Max(m, 1));
+	int			k = 0;
+
+	for (int i = 0; i < m; i++)
+	{
+		if (!isfinite((*dv)[i]))
+			vc_bad("a changed value is not finite", psprintf("%g", (*dv)[i]));
+		ix[i] = i;
+	}
+	vc_sort_by_value(ix, m, *dv);
+	for (int i = 0; i < m; i++)
+	{
+		double		v = (*dv)[ix[i]] == 0 ? 0.0 : (*dv)[ix[i]];
+
+		if (k > 0 && sv[k - 1] == v)
+			sc[k - 1] += (*dc)[ix[i]];
+		else
+		{
+			sv[k] = v;
+			sc[k++] = (*dc)[ix[i]];
+		}
+		if (sc[k - 1] == 0)
+			k--;
+	}
+	*dv = sv;
+	*dc = sc;
+	return k;
+}
+
 /*
  * The values plus signed changes (dvals, dcounts: any order, repeats added,
  * a NULL pair is no change), as (vals, counts); a count that would fall
@@ -300,36 +335,7 @@ acmetrace_vc_merge(PG_FUNCTION_ARGS)
 		if (m != mc)
 			vc_bad("the changes differ in length", psprintf("%d values, %d changes.", m, mc));
 	}
-	/* the changes sorted, repeats added, zeros dropped */
-	{
-		int		   *ix = palloc(sizeof(int) * Max(m, 1));
-		double	   *sv = palloc(sizeof(double) * Max(m, 1));
-		int64	   *sc = palloc(sizeof(int64) * Max(m, 1));
-
-		for (int i = 0; i < m; i++)
-		{
-			if (!isfinite(dv[i]))
-				vc_bad("a changed value is not finite", psprintf("%g", dv[i]));
-			ix[i] = i;
-		}
-		vc_sort_by_value(ix, m, dv);
-		for (int i = 0; i < m; i++)
-		{
-			double		v = dv[ix[i]] == 0 ? 0.0 : dv[ix[i]];
-
-			if (k > 0 && sv[k - 1] == v)
-				sc[k - 1] += dc[ix[i]];
-			else
-			{
-				sv[k] = v;
-				sc[k++] = dc[ix[i]];
-			}
-			if (sc[k - 1] == 0)
-				k--;
-		}
-		dv = sv;
-		dc = sc;
-	}
+	k = vc_changes(&dv, &dc, m);
 	ov = palloc_extended(sizeof(double) * Max(vc.n + k, 1), MCXT_ALLOC_HUGE);
 	oc = palloc_extended(sizeof(int64) * Max(vc.n + k, 1), MCXT_ALLOC_HUGE);
 	nout = at_vc_merge(vc.vals, vc.counts, vc.n, dv, dc, k, ov, oc);

@@ -368,6 +368,8 @@ DECLARE
     mo      bigint;
     mn      bigint;
     newpeak bigint;
+    d       date;
+    day_jobs acmetrace.jobs[];
 BEGIN
     PERFORM pg_catalog.pg_advisory_xact_lock(pg_catalog.hashtext('acmetrace.summaries'), pg_catalog.hashtext(cl));
     old_rows := ARRAY(SELECT o FROM unnest(old_rows) o WHERE o.cluster = cl);
@@ -458,20 +460,25 @@ BEGIN
       INTO days, nullday
       FROM (SELECT o.submit_time FROM unnest(old_rows) o UNION ALL SELECT n.submit_time FROM unnest(new_rows) n) x;
     days := coalesce(days, '{}');
+    -- their jobs, a day at a time (an index range each)
+    day_jobs := '{}';
+    FOREACH d IN ARRAY days LOOP
+        day_jobs := day_jobs || ARRAY(
+            SELECT j FROM acmetrace.jobs j
+             WHERE j.cluster = cl
+               AND j.submit_time >= (d::timestamp AT TIME ZONE tz) - interval '3 hours'
+               AND j.submit_time < ((d + 1)::timestamp AT TIME ZONE tz) + interval '3 hours'
+               AND (j.submit_time AT TIME ZONE tz)::date = d);
+    END LOOP;
+    IF nullday THEN
+        day_jobs := day_jobs || ARRAY(SELECT j FROM acmetrace.jobs j WHERE j.cluster = cl AND j.submit_time IS NULL);
+    END IF;
 
     -- summary_jobs: those days regrouped; the groups and weeks by difference
     WITH r AS MATERIALIZED (
         SELECT s.* FROM acmetrace.summary_jobs s
          WHERE s.cluster = cl AND (s.submit_day = ANY (days) OR (nullday AND s.submit_day IS NULL))),
-    j AS (
-        SELECT j.* FROM unnest(days) dd(d)
-          JOIN acmetrace.jobs j
-            ON j.cluster = cl
-           AND j.submit_time >= (dd.d::timestamp AT TIME ZONE tz) - interval '3 hours'
-           AND j.submit_time < ((dd.d + 1)::timestamp AT TIME ZONE tz) + interval '3 hours'
-           AND (j.submit_time AT TIME ZONE tz)::date = dd.d
-        UNION ALL
-        SELECT j.* FROM acmetrace.jobs j WHERE nullday AND j.cluster = cl AND j.submit_time IS NULL),
+    j AS (SELECT j.* FROM unnest(day_jobs) j),
     a AS MATERIALIZED (
         SELECT cl AS cluster, (j.submit_time AT TIME ZONE tz)::date AS submit_day,
                date_trunc('week', j.end_time AT TIME ZONE tz)::date AS end_week,
@@ -532,7 +539,7 @@ BEGIN
           FROM gd
           LEFT JOIN acmetrace.summary_groups g
             ON g.cluster = cl AND g.type IS NOT DISTINCT FROM gd.type AND g.final_state = gd.final_state
-           AND g.gpu_num IS NOT DISTINCT FROM gd.gpu_num),
+           AND coalesce(g.gpu_num, -1) = coalesce(gd.gpu_num, -1)),
     gn AS (
         SELECT gc.rid, cl AS cluster, gc.type, gc.final_state, gc.gpu_num, gc.jobs, gc.dn AS duration_n,
                CASE WHEN gc.dn > 0 THEN coalesce(gc.g_ds, 0) - coalesce(gc.r_ds, 0) + coalesce(gc.a_ds, 0) END AS duration_sum,
@@ -545,6 +552,28 @@ BEGIN
                     THEN coalesce(gc.g_gp, 0) - coalesce(gc.r_gp, 0) + coalesce(gc.a_gp, 0) END AS gpu_time_published,
                least(gc.g_f, gc.a_f) AS first_submit, greatest(gc.g_l, gc.a_l) AS last_submit
           FROM gc WHERE NOT gc.unsure AND gc.jobs > 0),
+    -- the weeks, as the groups
+    wd AS (
+        SELECT x.end_week, x.type, x.final_state, x.gpu_num, coalesce(sum(x.sgn * x.jobs), 0) AS d_jobs,
+               sum(x.gpu_time) FILTER (WHERE x.sgn < 0) AS r_gt, sum(x.gpu_time) FILTER (WHERE x.sgn > 0) AS a_gt,
+               bool_or(x.sgn < 0) AS removed
+          FROM x GROUP BY x.end_week, x.type, x.final_state, x.gpu_num),
+    wc AS MATERIALIZED (
+        SELECT wd.*, w.ctid AS rid, coalesce(w.jobs, 0) + wd.d_jobs AS jobs,
+               CASE WHEN w.gpu_time IS NOT NULL OR wd.a_gt IS NOT NULL
+                    THEN coalesce(w.gpu_time, 0) - coalesce(wd.r_gt, 0) + coalesce(wd.a_gt, 0) END AS gpu_time,
+               coalesce((w.cluster IS NULL AND wd.removed)
+               OR (wd.r_gt IS NOT NULL AND wd.a_gt IS NULL)
+               OR (scale(wd.r_gt) >= scale(w.gpu_time) AND NOT coalesce(scale(wd.a_gt) >= scale(w.gpu_time), false)), false) AS unsure
+          FROM wd
+          LEFT JOIN acmetrace.summary_weeks w
+            ON w.cluster = cl AND coalesce(w.end_week, 'infinity') = coalesce(wd.end_week, 'infinity')
+           AND w.type IS NOT DISTINCT FROM wd.type AND w.final_state = wd.final_state
+           AND coalesce(w.gpu_num, -1) = coalesce(wd.gpu_num, -1)),
+    -- read only when some group or week needs it
+    regroup AS (
+        SELECT rest.* FROM rest
+         WHERE EXISTS (SELECT 1 FROM gc WHERE gc.unsure) OR EXISTS (SELECT 1 FROM wc WHERE wc.unsure)),
     gu AS (
         UPDATE acmetrace.summary_groups g
            SET jobs = gn.jobs, duration_n = gn.duration_n, duration_sum = gn.duration_sum, duration_max = gn.duration_max,
@@ -563,27 +592,10 @@ BEGIN
         SELECT cl, s.type, s.final_state, s.gpu_num, sum(s.jobs), sum(s.duration_n), sum(s.duration_sum), max(s.duration_max),
                sum(s.queue_n), sum(s.queue_sum), sum(s.gpu_time), sum(s.gpu_time_published), min(s.first_submit),
                max(s.last_submit)
-          FROM rest s
+          FROM regroup s
          WHERE EXISTS (SELECT 1 FROM gc WHERE gc.unsure AND gc.type IS NOT DISTINCT FROM s.type
                           AND gc.final_state = s.final_state AND gc.gpu_num IS NOT DISTINCT FROM s.gpu_num)
          GROUP BY s.type, s.final_state, s.gpu_num),
-    -- the weeks, as the groups
-    wd AS (
-        SELECT x.end_week, x.type, x.final_state, x.gpu_num, coalesce(sum(x.sgn * x.jobs), 0) AS d_jobs,
-               sum(x.gpu_time) FILTER (WHERE x.sgn < 0) AS r_gt, sum(x.gpu_time) FILTER (WHERE x.sgn > 0) AS a_gt,
-               bool_or(x.sgn < 0) AS removed
-          FROM x GROUP BY x.end_week, x.type, x.final_state, x.gpu_num),
-    wc AS MATERIALIZED (
-        SELECT wd.*, w.ctid AS rid, coalesce(w.jobs, 0) + wd.d_jobs AS jobs,
-               CASE WHEN w.gpu_time IS NOT NULL OR wd.a_gt IS NOT NULL
-                    THEN coalesce(w.gpu_time, 0) - coalesce(wd.r_gt, 0) + coalesce(wd.a_gt, 0) END AS gpu_time,
-               coalesce((w.cluster IS NULL AND wd.removed)
-               OR (wd.r_gt IS NOT NULL AND wd.a_gt IS NULL)
-               OR (scale(wd.r_gt) >= scale(w.gpu_time) AND NOT coalesce(scale(wd.a_gt) >= scale(w.gpu_time), false)), false) AS unsure
-          FROM wd
-          LEFT JOIN acmetrace.summary_weeks w
-            ON w.cluster = cl AND w.end_week IS NOT DISTINCT FROM wd.end_week AND w.type IS NOT DISTINCT FROM wd.type
-           AND w.final_state = wd.final_state AND w.gpu_num IS NOT DISTINCT FROM wd.gpu_num),
     wu AS (
         UPDATE acmetrace.summary_weeks w SET jobs = wc.jobs, gpu_time = wc.gpu_time
           FROM wc WHERE w.cluster = cl AND w.ctid = wc.rid AND NOT wc.unsure AND wc.jobs > 0),
@@ -595,7 +607,7 @@ BEGIN
       FROM wc WHERE wc.rid IS NULL AND NOT wc.unsure AND wc.jobs > 0
     UNION ALL
     SELECT cl, s.end_week, s.type, s.final_state, s.gpu_num, sum(s.jobs), sum(s.gpu_time)
-      FROM rest s
+      FROM regroup s
      WHERE EXISTS (SELECT 1 FROM wc WHERE wc.unsure AND wc.end_week IS NOT DISTINCT FROM s.end_week
                       AND wc.type IS NOT DISTINCT FROM s.type AND wc.final_state = s.final_state
                       AND wc.gpu_num IS NOT DISTINCT FROM s.gpu_num)
@@ -650,6 +662,7 @@ BEGIN
             CONTINUE WHEN coalesce(acmetrace_internal.by_caller(cl), false);
             IF acmetrace_internal.many_changes(cl, (SELECT count(*) FROM old_jobs o WHERE o.cluster = cl)) THEN
                 PERFORM acmetrace_internal.summarize(cl);
+                PERFORM acmetrace_internal.delta_taken('rebuild: many changes');
             ELSE
                 PERFORM acmetrace_internal.summarize_delta(cl,
                     ARRAY(SELECT o::acmetrace.jobs FROM old_jobs o WHERE o.cluster = cl),
@@ -661,6 +674,7 @@ BEGIN
             CONTINUE WHEN coalesce(acmetrace_internal.by_caller(cl), false);
             IF acmetrace_internal.many_changes(cl, (SELECT count(*) FROM old_jobs o WHERE o.cluster = cl)) THEN
                 PERFORM acmetrace_internal.summarize(cl);
+                PERFORM acmetrace_internal.delta_taken('rebuild: many changes');
             ELSE
                 PERFORM acmetrace_internal.summarize_delta(cl,
                     ARRAY(SELECT o::acmetrace.jobs FROM old_jobs o WHERE o.cluster = cl), '{}');
