@@ -319,9 +319,3 @@ END
 $$;
 COMMENT ON FUNCTION acmetrace_internal.load_sacct() IS
   'Trigger of acmetrace.sacct_jobs: parses and checks every line (errors name the line and field), then inserts new jobs and updates changed ones in acmetrace.jobs and acmetrace.slurm_jobs, all or nothing, and updates the summaries the changed jobs touch.';
-
--- @@STUBS@@ until the incremental summaries land: the triggers rebuild cl.
-CREATE FUNCTION acmetrace_internal.summaries_by_caller(cl text)
-RETURNS void LANGUAGE sql AS $$ SELECT acmetrace_internal.changing(cl) $$;
-CREATE FUNCTION acmetrace_internal.summarize_delta(cl text, old_rows acmetrace.jobs[], new_rows acmetrace.jobs[])
-RETURNS void LANGUAGE plpgsql AS $$ BEGIN END $$;
