@@ -5,7 +5,7 @@ CREATE TABLE acmetrace.clusters (
                   CONSTRAINT cluster_name_is_lower_case
                   CHECK (cluster ~ '^[a-z][a-z0-9_]*$'),
     source_format text NOT NULL
-                  CHECK (source_format IN ('acme_seren', 'acme_kalos', 'helios', 'generated', 'philly')),
+                  CHECK (source_format IN ('acme_seren', 'acme_kalos', 'helios', 'generated', 'philly', 'slurm')),
     gpu_capacity  integer CHECK (gpu_capacity > 0),
     time_zone     text NOT NULL DEFAULT 'UTC'
 );
@@ -54,6 +54,11 @@ COMMENT ON COLUMN acmetrace.jobs.run_s IS 'end_time - start_time in seconds (NUL
 COMMENT ON COLUMN acmetrace.jobs.wait_s IS 'start_time - submit_time in seconds (NULL if the job never started)';
 COMMENT ON COLUMN acmetrace.jobs.gpu_s IS 'run_s * gpu_num';
 COMMENT ON COLUMN acmetrace.jobs.vc IS 'Helios virtual cluster (NULL for other formats)';
+
+-- What summarize_delta reads of a cluster: the jobs submitted on the days
+-- a change touches, the jobs holding GPUs in the window it covers.
+CREATE INDEX jobs_cluster_submit ON acmetrace.jobs (cluster, submit_time);
+CREATE INDEX jobs_cluster_end ON acmetrace.jobs (cluster, end_time);
 
 -- Both tables hold user data: pg_dump must dump their rows.
 SELECT pg_catalog.pg_extension_config_dump('acmetrace.clusters', '');
