@@ -83,7 +83,6 @@ expect no_extension 2 'the acmetrace extension is not installed in database e2e_
     --db dbname=e2e_sync_noext --cluster prod --file "$OUT/first.txt"
 
 fresh_db e2e_sync
-[ -z "${SYNC_TEST_PREPARE:-}" ] || q -f "$SYNC_TEST_PREPARE" >/dev/null
 check_eq "acmetrace.sync_runs is dumped by pg_dump" \
     "$(q -c "SELECT count(*) FROM pg_extension e, unnest(e.extconfig) c WHERE e.extname = 'acmetrace'
                AND c IN ('acmetrace.sync_runs'::regclass, 'acmetrace.sync_runs_run_id_seq'::regclass)")" 2
@@ -123,6 +122,11 @@ before=$(state); n=$(runs)
 expect bad_file 1 "prod: load of file $OUT/bad.txt failed, nothing loaded: .*line [0-9]+, field Submit" --cluster prod --file "$OUT/bad.txt"
 check_eq "bad file: the database as it was (count and checksum)" "$(state)" "$before"
 check_eq "bad file: one failed run" "$(runs) $(last_run "outcome, lines IS NULL, message ~ 'field Submit'")" "$((n + 1)) failed t t"
+# a line cut short: COPY's own error, the line named
+{ head -3 "$OUT/first.txt"; sed -n 4p "$OUT/first.txt" | cut -d"$US" -f1-10; } >"$OUT/truncated.txt"
+expect truncated_file 1 "prod: load of file $OUT/truncated.txt failed, nothing loaded: .*line 4" --cluster prod --file "$OUT/truncated.txt"
+check_eq "truncated file: the database as it was, a failed run" "$(state) $(runs) $(last_run "outcome")" "$before $((n + 2)) failed"
+n=$((n + 1))
 expect missing_file 1 "prod: cannot read $OUT/nonexistent.txt, nothing loaded" --cluster prod --file "$OUT/nonexistent.txt"
 check_eq "missing file: a failed run" "$(runs) $(last_run "source, outcome")" "$((n + 2)) $OUT/nonexistent.txt failed"
 
