@@ -311,6 +311,10 @@ BEGIN
     ELSE
         PERFORM acmetrace_internal.summarize(cl);
     END IF;
+    -- later changes in this transaction (a direct UPDATE) are the triggers' again
+    PERFORM pg_catalog.set_config('acmetrace_internal.by_caller',
+        coalesce(pg_catalog.array_to_string(pg_catalog.array_remove(pg_catalog.string_to_array(
+            pg_catalog.current_setting('acmetrace_internal.by_caller', true), ','), cl), ','), ''), true);
     PERFORM pg_catalog.set_config('acmetrace_internal.sacct_last_load',
                                   format('%s,%s,%s,%s,%s', cl, n, ins, upd, n - ins - upd), false);
     PERFORM acmetrace_internal.analyze_jobs(ins);
