@@ -60,9 +60,13 @@ stop_pid() {  # stop_pid PID: TERM, up to 10 s, then KILL; reaps it (no zombie l
 cleanup() {
     local i p
     trap '' TERM INT HUP
-    if [ -n "${SLURM_CONF:-}" ] && [ ${#pids[@]} -ge 4 ]; then
-        scancel --quiet --full --cluster="$CLUSTER" --state=PENDING,RUNNING,SUSPENDED 2>/dev/null
-        scancel --quiet --full 2>/dev/null
+    # jobs still there: cancelled, and given 5 s to go before slurmd does
+    if [ ${#pids[@]} -ge 5 ] && [ -n "$(squeue -h -a -o %i 2>/dev/null)" ]; then
+        scancel --quiet --full --user=root 2>/dev/null
+        for i in $(seq 50); do
+            [ -z "$(squeue -h -a -o %i 2>/dev/null)" ] && [ -z "$(cluster_procs)" ] && break
+            sleep 0.1
+        done
     fi
     for ((i = ${#pids[@]} - 1; i >= 0; i--)); do stop_pid "${pids[i]}"; done
     # job steps orphaned by a killed slurmd

@@ -7,7 +7,7 @@
 # run and pend) and DIR/sacct_final.txt (after every job ended), both in
 # acmetrace's sacct format (the PLAN/README line, TZ=UTC, header), plus
 # DIR/sacct_final_pipe.txt (the same with sacct's default `|` delimiter) and
-# DIR/jobs.txt (name, job id, expected outcome).  test/e2e/slurm.sh sources
+# DIR/jobs.txt (each job's name and id).  test/e2e/slurm.sh sources
 # this file and calls the functions itself, syncing between the phases.
 #
 # The mix (every job runs as root, account "research"):
@@ -18,7 +18,8 @@
 #   quote     0 GPUs, name `eval|a"b`           COMPLETED
 #   run_cxl   1 GPU, running when cancelled     CANCELLED by 0, with Start
 #   run_tmo   1 GPU, running, EndTime=now       TIMEOUT
-#   arr       --array=0-2, 4 GPUs each          3 x COMPLETED (pending range first)
+#   arr       --array=0-2, 4 GPUs each, each    3 x COMPLETED (8_0 runs, 8_[1-2]
+#             waiting for mix_finish's go file   pend in phase 1)
 #   pend_cxl  8 GPUs, cancelled while pending   CANCELLED by 0, never started
 #   big8      8 GPUs, runs once the rest ended  COMPLETED
 #   het_cxl   heterogeneous (0 + 1 GPU), cancelled while pending: rows
@@ -26,10 +27,12 @@
 #             components of a heterogeneous job need distinct nodes and the
 #             cluster has one; submitted last, as a pending job ahead of the
 #             others blocks them (backfill reserves the node for it).
-# Phase 1 (mix_submit, mix_wait_running): the short jobs end, run_cxl and
-# run_tmo run, pend_cxl and big8 pend (they need all 8 GPUs, run_cxl holds
-# one).  Phase 2 (mix_finish): pend_cxl, het_cxl and run_cxl cancelled, run_tmo's end
-# time set to now (slurmctld checks limits every 30 s), then wait until
+# Phase 1 (mix_submit, mix_wait_running): the short jobs end, run_cxl,
+# run_tmo and array task 0 run, pend_cxl and big8 pend (they need all 8
+# GPUs, run_cxl holds one), array tasks 1-2 pend (4 GPUs each, 2 free): what
+# sacct prints stays the same until phase 2.  Phase 2 (mix_finish): the
+# array released, pend_cxl, het_cxl and run_cxl cancelled, run_tmo's end
+# time set to now (slurmctld checks limits every 30 s), then a wait until
 # every job has ended.
 set -u
 SACCT_FIELDS=JobIDRaw,JobID,Cluster,Partition,QOS,Account,User,JobName,Submit,Eligible,Start,End,State,ExitCode,NNodes,NCPUS,ReqTRES,AllocTRES,Timelimit,NodeList
@@ -59,7 +62,7 @@ mix_submit() {
     _sb quote -J 'eval|a"b' -c 1 --time=5 --wrap='true' &&
     _sb run_cxl  -J run_cxl -c 1 --gpus=1 --wrap='sleep 300' &&
     _sb run_tmo  -J run_tmo -c 1 --gpus=1 --time=10 --wrap='sleep 300' &&
-    _sb arr      -J arr --array=0-2 -c 2 --gpus=4 --wrap='sleep 4' &&
+    _sb arr      -J arr --array=0-2 -c 2 --gpus=4 --wrap="until [ -e '$SLURM_CLUSTER_DIR/go' ]; do sleep 0.2; done" &&
     _sb pend_cxl -J pend_cxl -c 1 --gpus=8 --wrap='sleep 1' &&
     _sb big8     -J big8 -c 4 --gpus=8 --time=1:00:00 --wrap='sleep 1' &&
     _sb het_cxl  -J het_cxl -c 1 : -c 1 --gpus=1 --wrap='sleep 1'
@@ -79,7 +82,9 @@ _wait() {  # _wait SECONDS COND: poll COND every 0.3 s for at most SECONDS
 _phase1() {
     ! _states ok0 ok1 fail3 kill9 quote | grep -qE ' (PENDING|RUNNING|none)$' &&
     [ "$(_states run_cxl run_tmo pend_cxl big8 het_cxl | tr '\n' ' ')" = \
-        "run_cxl RUNNING run_tmo RUNNING pend_cxl PENDING big8 PENDING het_cxl PENDING " ]
+        "run_cxl RUNNING run_tmo RUNNING pend_cxl PENDING big8 PENDING het_cxl PENDING " ] &&
+    [ "$(sacct -n -X -P -o JobID,State -j "${JOB[arr]}" 2>/dev/null | sort | tr '\n' ' ')" = \
+        "${JOB[arr]}_0|RUNNING ${JOB[arr]}_[1-2]|PENDING " ]
 }
 # mix_wait_running: wait (up to 60 s) until the short jobs ended, run_cxl and
 # run_tmo run and pend_cxl, big8 and het_cxl pend
@@ -87,10 +92,11 @@ mix_wait_running() {
     _wait 60 _phase1 || { echo "slurm_job_mix: phase 1 not reached:" >&2; squeue -a >&2; return 1; }
 }
 _all_ended() { [ -z "$(squeue -h -a -o %i)" ] && ! mix_sacct "$MIX_START" | grep -qE $'\x1f(RUNNING|PENDING|REQUEUED|SUSPENDED)\x1f'; }
-# mix_finish: cancel pend_cxl and run_cxl, time out run_tmo, wait (up to
+# mix_finish: release the array, cancel pend_cxl, het_cxl and run_cxl, time
+# out run_tmo, wait (up to
 # 120 s) until every job ended and sacct says so
 mix_finish() {
-    scancel "${JOB[pend_cxl]}" && scancel "${JOB[het_cxl]}" && scancel "${JOB[run_cxl]}" &&
+    touch "$SLURM_CLUSTER_DIR/go" && scancel "${JOB[pend_cxl]}" && scancel "${JOB[het_cxl]}" && scancel "${JOB[run_cxl]}" &&
         scontrol update jobid="${JOB[run_tmo]}" EndTime=now || return 1
     _wait 120 _all_ended || { echo "slurm_job_mix: jobs did not end:" >&2; squeue -a >&2; return 1; }
 }
