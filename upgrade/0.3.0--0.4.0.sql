@@ -553,5 +553,10 @@ COMMENT ON FUNCTION acmetrace.samples_recv(internal) IS
 COMMENT ON FUNCTION acmetrace.samples_send(acmetrace.samples) IS
   'Binary output function of acmetrace.samples: writes the bytes acmetrace.samples_recv reads.';
 
--- ---- The tables new in 0.4.0 (src/install/trace/summaries.sql), then the surface
+-- Slurm accounting loads register their clusters as source format slurm.
+ALTER TABLE acmetrace.clusters DROP CONSTRAINT clusters_source_format_check,
+    ADD CONSTRAINT clusters_source_format_check
+        CHECK (source_format IN ('acme_seren', 'acme_kalos', 'helios', 'generated', 'philly', 'slurm'));
+
+-- ---- The tables new in 0.4.0 (src/install/trace/sacct.sql, summaries.sql), then the surface
 -- of 0.4.0 (src/install/surface/, src/install/analyses/), follow. ----
