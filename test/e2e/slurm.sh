@@ -59,7 +59,7 @@ EOF
 # expectations are read from sacct's fields with plain SQL, independently of
 # the loader; prints one line per disagreeing job (nothing when all agree).
 compare() {
-    q -F' ' <<EOF
+    q -F' ' 2>"$OUT/compare_$1.err" <<EOF || echo "the comparison failed: $(head -3 "$OUT/compare_$1.err")"
 CREATE TEMP TABLE s ("JobIDRaw" text, "JobID" text, "Cluster" text, "Partition" text, "QOS" text,
     "Account" text, "User" text, "JobName" text, "Submit" text, "Eligible" text, "Start" text,
     "End" text, "State" text, "ExitCode" text, "NNodes" text, "NCPUS" text, "ReqTRES" text,
@@ -202,6 +202,7 @@ check_eq "sync 2: the cluster is a slurm cluster named after ClusterName" \
 
 # ---- sync 3: the same window again changes nothing
 snap=$(snapshot)
+[ -n "$snap" ] || bad "sync 3: no rows to compare"
 sync_jobs 3 || finish
 check_eq "sync 3: sacct prints the same as for sync 2" "$(cmp -s "$OUT/sacct_2.txt" "$OUT/sacct_3.txt" && echo same)" "same"
 check_eq "sync 3: inserted updated unchanged" "$LOADED" "0 0 $n2"
