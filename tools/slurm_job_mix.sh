@@ -39,10 +39,10 @@ SACCT_FIELDS=JobIDRaw,JobID,Cluster,Partition,QOS,Account,User,JobName,Submit,El
 MIX_NAMES="ok0 ok1 fail3 kill9 quote run_cxl run_tmo arr pend_cxl big8 het_cxl"
 declare -A JOB=()   # name -> job id
 
-# mix_sacct START [DELIMITER]: acmetrace's sacct line over [START, now]
+# mix_sacct START [END [DELIMITER]]: acmetrace's sacct line over [START, END (now)]
 mix_sacct() {
-    TZ=UTC sacct --allusers --allocations --parsable2 --delimiter="${2:-$'\x1f'}" \
-        --starttime="$1" --endtime=now --format="$SACCT_FIELDS"
+    TZ=UTC sacct --allusers --allocations --parsable2 --delimiter="${3:-$'\x1f'}" \
+        --starttime="$1" --endtime="${2:-now}" --format="$SACCT_FIELDS"
 }
 
 _sb() {  # _sb NAME SBATCH-ARGS...: submit, remember the id
@@ -110,6 +110,6 @@ if [ "${BASH_SOURCE[0]}" = "$0" ]; then
         mix_sacct "$MIX_START" >"$2/sacct_running.txt" &&
         mix_finish &&
         mix_sacct "$MIX_START" >"$2/sacct_final.txt" &&
-        mix_sacct "$MIX_START" '|' >"$2/sacct_final_pipe.txt" &&
+        mix_sacct "$MIX_START" now '|' >"$2/sacct_final_pipe.txt" &&
         mix_jobs >"$2/jobs.txt"
 fi
