@@ -11,6 +11,8 @@
 
 #include "catalog/pg_type.h"
 #include "fmgr.h"
+#include "funcapi.h"
+#include "access/htup_details.h"
 #include "utils/array.h"
 #include "utils/builtins.h"
 
@@ -23,6 +25,7 @@ PG_FUNCTION_INFO_V1(acmetrace_vc_counts_at);
 PG_FUNCTION_INFO_V1(acmetrace_vc_sum);
 PG_FUNCTION_INFO_V1(acmetrace_vc_sketch);
 PG_FUNCTION_INFO_V1(acmetrace_vc_bins);
+PG_FUNCTION_INFO_V1(acmetrace_vc_merge);
 
 typedef struct VcArg
 {
@@ -238,4 +241,120 @@ acmetrace_vc_bins(PG_FUNCTION_ARGS)
 	for (int i = 0; i <= nb; i++)
 		out[i] = Int64GetDatum(bins[i]);
 	PG_RETURN_ARRAYTYPE_P(construct_array(out, nb + 1, INT8OID, 8, FLOAT8PASSBYVAL, TYPALIGN_DOUBLE));
+}
+
+static const double *vc_sort_keys;
+
+static int
+vc_cmp_ix(const void *a, const void *b)
+{
+	double		x = vc_sort_keys[*(const int *) a],
+				y = vc_sort_keys[*(const int *) b];
+
+	return (x > y) - (x < y);
+}
+
+/* ix[0..m) ordered by keys[ix[i]]. */
+static void
+vc_sort_by_value(int *ix, int m, const double *keys)
+{
+	vc_sort_keys = keys;
+	qsort(ix, m, sizeof(int), vc_cmp_ix);
+}
+
+/* The m changes sorted by value, repeats added, zeros dropped, in place of *dv and *dc; returns how many. */
+static int
+vc_changes(double **dv, int64 **dc, int m)
+{
+	int		   *ix = palloc(sizeof(int) * Max(m, 1));
+	double	   *sv = palloc(sizeof(double) * Max(m, 1));
+	int64	   *sc = palloc(sizeof(int64) * Max(m, 1));
+	int			k = 0;
+
+	for (int i = 0; i < m; i++)
+	{
+		if (!isfinite((*dv)[i]))
+			vc_bad("a changed value is not finite", psprintf("%g", (*dv)[i]));
+		ix[i] = i;
+	}
+	vc_sort_by_value(ix, m, *dv);
+	for (int i = 0; i < m; i++)
+	{
+		double		v = (*dv)[ix[i]] == 0 ? 0.0 : (*dv)[ix[i]];
+
+		if (k > 0 && sv[k - 1] == v)
+			sc[k - 1] += (*dc)[ix[i]];
+		else
+		{
+			sv[k] = v;
+			sc[k++] = (*dc)[ix[i]];
+		}
+		if (sc[k - 1] == 0)
+			k--;
+	}
+	*dv = sv;
+	*dc = sc;
+	return k;
+}
+
+/*
+ * The values plus signed changes (dvals, dcounts: any order, repeats added,
+ * a NULL pair is no change), as (vals, counts); a count that would fall
+ * below 0 is an error.  summarize_delta's merge of the changed jobs.
+ */
+Datum
+acmetrace_vc_merge(PG_FUNCTION_ARGS)
+{
+	VcArg		vc = {0};
+	ArrayType  *dva,
+			   *dca;
+	double	   *dv,
+			   *ov;
+	int64	   *dc,
+			   *oc;
+	int			m,
+				mc,
+				k = 0;
+	long		nout;
+	TupleDesc	td;
+	Datum		res[2];
+	bool		nulls[2] = {false, false};
+
+	if (get_call_result_type(fcinfo, NULL, &td) != TYPEFUNC_COMPOSITE)
+		elog(ERROR, "vc_merge: return type must be a row type");
+	if (!PG_ARGISNULL(0) && !PG_ARGISNULL(1))
+		vc_read(fcinfo, &vc);
+	if (PG_ARGISNULL(2) || PG_ARGISNULL(3))
+		m = 0, dv = NULL, dc = NULL;
+	else
+	{
+		dva = PG_GETARG_ARRAYTYPE_P(2);
+		dca = PG_GETARG_ARRAYTYPE_P(3);
+		dv = vc_array(dva, FLOAT8OID, "the changed values", &m);
+		dc = vc_array(dca, INT8OID, "the changes", &mc);
+		if (m != mc)
+			vc_bad("the changes differ in length", psprintf("%d values, %d changes.", m, mc));
+	}
+	k = vc_changes(&dv, &dc, m);
+	ov = palloc_extended(sizeof(double) * Max(vc.n + k, 1), MCXT_ALLOC_HUGE);
+	oc = palloc_extended(sizeof(int64) * Max(vc.n + k, 1), MCXT_ALLOC_HUGE);
+	nout = at_vc_merge(vc.vals, vc.counts, vc.n, dv, dc, k, ov, oc);
+	if (nout < 0)
+		ereport(ERROR,
+				(errcode(ERRCODE_DATA_EXCEPTION),
+				 errmsg("vc_merge: a count would fall below 0"),
+				 errhint("The changes take away values the distribution does not hold; rebuild with refresh_summaries.")));
+	{
+		Datum	   *vd = palloc_extended(sizeof(Datum) * Max(nout, 1), MCXT_ALLOC_HUGE);
+		Datum	   *cd = palloc_extended(sizeof(Datum) * Max(nout, 1), MCXT_ALLOC_HUGE);
+
+		for (long i = 0; i < nout; i++)
+		{
+			vd[i] = Float8GetDatum(ov[i]);
+			cd[i] = Int64GetDatum(oc[i]);
+		}
+		res[0] = PointerGetDatum(construct_array(vd, (int) nout, FLOAT8OID, 8, FLOAT8PASSBYVAL, TYPALIGN_DOUBLE));
+		res[1] = PointerGetDatum(construct_array(cd, (int) nout, INT8OID, 8, FLOAT8PASSBYVAL, TYPALIGN_DOUBLE));
+	}
+	PG_RETURN_DATUM(HeapTupleGetDatum(heap_form_tuple(BlessTupleDesc(td), res, nulls)));
 }

@@ -90,3 +90,43 @@ at_vc_count_at(const double *vals, const uint64_t *cum, size_t n, double x, int 
 	}
 	return lo == 0 ? 0 : cum[lo - 1];
 }
+
+long
+at_vc_merge(const double *vals, const int64_t *counts, size_t n,
+			const double *dvals, const int64_t *dcounts, size_t m,
+			double *out_vals, int64_t *out_counts)
+{
+	size_t		i = 0,
+				j = 0;
+	long		k = 0;
+
+	while (i < n || j < m)
+	{
+		double		v;
+		int64_t		c;
+
+		if (j >= m || (i < n && vals[i] < dvals[j]))
+		{
+			v = vals[i];
+			c = counts[i++];
+		}
+		else if (i >= n || dvals[j] < vals[i])
+		{
+			v = dvals[j] == 0 ? 0.0 : dvals[j];
+			c = dcounts[j++];
+		}
+		else
+		{
+			v = vals[i];
+			c = counts[i++] + dcounts[j++];
+		}
+		if (c < 0)
+			return -1;
+		if (c > 0)
+		{
+			out_vals[k] = v;
+			out_counts[k++] = c;
+		}
+	}
+	return k;
+}

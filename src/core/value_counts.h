@@ -32,4 +32,14 @@ extern double at_vc_percentile_cont(const double *vals, const uint64_t *cum, siz
 /* Rows with value <= x (strict: < x). */
 extern uint64_t at_vc_count_at(const double *vals, const uint64_t *cum, size_t n, double x, int strict);
 
+/*
+ * A distribution plus signed changes: the delta (dvals strictly increasing,
+ * finite, dcounts nonzero; -0 is 0) merged into vals/counts, into out_vals
+ * and out_counts (room for n + m), values whose count falls to 0 dropped.
+ * Returns how many pairs were written, or -1 if a count would go below 0.
+ */
+extern long at_vc_merge(const double *vals, const int64_t *counts, size_t n,
+						const double *dvals, const int64_t *dcounts, size_t m,
+						double *out_vals, int64_t *out_counts);
+
 #endif

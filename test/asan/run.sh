@@ -107,7 +107,7 @@ for d in "$bindir" "$pkglibdir" "$sharedir"; do
     mkdir -p "$ROOT$d" && cp -a "$d/." "$ROOT$d/" || bail "copy $d"
 done
 rm -rf "$ROOT$pkglibdir"/acmetrace.so "$ROOT$pkglibdir"/bitcode/acmetrace* \
-    "$ROOT$sharedir"/extension/acmetrace[.-]* "$ROOT$bindir"/acmetrace-report
+    "$ROOT$sharedir"/extension/acmetrace[.-]* "$ROOT$bindir"/acmetrace-report "$ROOT$bindir"/acmetrace-sync
 [ "$("$ROOT$bindir/pg_config" --sharedir)" = "$ROOT$sharedir" ] &&
     [ "$("$ROOT$bindir/pg_config" --pkglibdir)" = "$ROOT$pkglibdir" ] ||
     bail "private PostgreSQL tree does not relocate (pg_config --sharedir: $("$ROOT$bindir/pg_config" --sharedir))"

@@ -27,6 +27,88 @@ brute_cont(const double *v, int64_t n, double q)
 	return f == c ? v[f] : v[f] + ((q * (n - 1)) - f) * (v[c] - v[f]);
 }
 
+/* Counts over the values 0..D-1 as a distribution (zero counts left out). */
+#define D 40
+static size_t
+to_vc(const int64_t *c, double *vals, int64_t *counts)
+{
+	size_t		k = 0;
+
+	for (int v = 0; v < D; v++)
+		if (c[v] != 0)
+		{
+			vals[k] = v;
+			counts[k++] = c[v];
+		}
+	return k;
+}
+
+/* at_vc_merge against adding count arrays; a count below 0 is refused. */
+static void
+test_vc_merge(void)
+{
+	at_rng		r;
+	int			bad = 0,
+				refused = 0,
+				negative = 0;
+
+	at_rng_seed(&r, 33);
+	for (int it = 0; it < 2000; it++)
+	{
+		int64_t		a[D] = {0},
+					d[D] = {0},
+					want[D],
+					oc[2 * D],
+					ac[D],
+					dc[D];
+		double		av[D],
+					dv[D],
+					ov[2 * D];
+		size_t		n,
+					m;
+		long		k;
+		int			neg = 0;
+
+		for (int v = 0; v < D; v++)
+		{
+			if (at_rng_uniform(&r) < 0.4)
+				a[v] = 1 + (int64_t) (at_rng_uniform(&r) * 5);
+			if (at_rng_uniform(&r) < 0.3)
+				d[v] = a[v] > 0 && at_rng_uniform(&r) < 0.5 ? -(int64_t) (at_rng_uniform(&r) * (a[v] + 1))
+					: (int64_t) (at_rng_uniform(&r) * 4);
+			if (it % 10 == 0 && v == it % D)
+				d[v] = -a[v] - 1;	/* below 0 */
+			want[v] = a[v] + d[v];
+			neg |= want[v] < 0;
+		}
+		n = to_vc(a, av, ac);
+		m = to_vc(d, dv, dc);
+		if (it % 7 == 0 && m > 0 && dv[0] == 0)
+			dv[0] = -0.0;		/* -0 is 0 */
+		k = at_vc_merge(av, ac, n, dv, dc, m, ov, oc);
+		negative += neg;
+		if (neg)
+		{
+			refused += k == -1;
+			continue;
+		}
+		{
+			double		wv[D];
+			int64_t		wc[D];
+			size_t		wk = to_vc(want, wv, wc);
+
+			if ((size_t) k != wk)
+				bad++;
+			else
+				for (size_t i = 0; i < wk; i++)
+					if (ov[i] != wv[i] || oc[i] != wc[i] || signbit(ov[i]))
+						bad++;
+		}
+	}
+	CHECK(bad == 0, "vc_merge: 2000 random merges equal adding the counts (%d wrong)", bad);
+	CHECK(negative > 0 && refused == negative, "vc_merge: a count below 0 is refused (%d of %d)", refused, negative);
+}
+
 void
 test_value_counts(void)
 {
@@ -126,4 +208,5 @@ test_value_counts(void)
 		at_sk_free(&a);
 		at_sk_free(&b);
 	}
+	test_vc_merge();
 }

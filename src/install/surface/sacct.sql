@@ -151,7 +151,7 @@ BEGIN
     IF FOUND AND v2 IS DISTINCT FROM v1 THEN
         PERFORM acmetrace_internal.sacct_invalid(l1, 'Cluster',
             format('cluster "%s" holds jobs of Slurm cluster "%s"; this file is from "%s"', cl, v2, v1),
-            'Job ids of two Slurm clusters are different jobs: SET acmetrace.cluster to another name to load this file beside it.');
+            'Job ids of two Slurm clusters are different jobs: SET acmetrace.cluster to another name to load this file beside it.', '42809');
     END IF;
     SELECT min(p.line), max(p.line), p.job_id INTO l1, l2, v1
       FROM pg_temp.acmetrace_sacct p GROUP BY p.job_id HAVING count(*) > 1
@@ -159,7 +159,7 @@ BEGIN
     IF FOUND THEN
         PERFORM acmetrace_internal.sacct_invalid(l2, 'JobIDRaw',
             format('job %s also appears on line %s', v1, l1),
-            'Each job once: run sacct without --duplicates (it then prints the last record of a requeued job).');
+            'Each job once: run sacct without --duplicates (it then prints the last record of a requeued job).', '23505');
     END IF;
 END
 $$;
@@ -311,6 +311,10 @@ BEGIN
     ELSE
         PERFORM acmetrace_internal.summarize(cl);
     END IF;
+    -- later changes in this transaction (a direct UPDATE) are the triggers' again
+    PERFORM pg_catalog.set_config('acmetrace_internal.by_caller',
+        coalesce(pg_catalog.array_to_string(pg_catalog.array_remove(pg_catalog.string_to_array(
+            pg_catalog.current_setting('acmetrace_internal.by_caller', true), ','), cl), ','), ''), true);
     PERFORM pg_catalog.set_config('acmetrace_internal.sacct_last_load',
                                   format('%s,%s,%s,%s,%s', cl, n, ins, upd, n - ins - upd), false);
     PERFORM acmetrace_internal.analyze_jobs(ins);
@@ -319,9 +323,3 @@ END
 $$;
 COMMENT ON FUNCTION acmetrace_internal.load_sacct() IS
   'Trigger of acmetrace.sacct_jobs: parses and checks every line (errors name the line and field), then inserts new jobs and updates changed ones in acmetrace.jobs and acmetrace.slurm_jobs, all or nothing, and updates the summaries the changed jobs touch.';
-
--- @@STUBS@@ until the incremental summaries land: the triggers rebuild cl.
-CREATE FUNCTION acmetrace_internal.summaries_by_caller(cl text)
-RETURNS void LANGUAGE sql AS $$ SELECT acmetrace_internal.changing(cl) $$;
-CREATE FUNCTION acmetrace_internal.summarize_delta(cl text, old_rows acmetrace.jobs[], new_rows acmetrace.jobs[])
-RETURNS void LANGUAGE plpgsql AS $$ BEGIN END $$;

@@ -34,7 +34,7 @@ CREATE TABLE acmetrace.summary_jobs (
     first_submit       timestamptz,
     last_submit        timestamptz
 );
-CREATE INDEX summary_jobs_cluster ON acmetrace.summary_jobs (cluster);
+CREATE INDEX summary_jobs_cluster ON acmetrace.summary_jobs (cluster, submit_day);
 COMMENT ON TABLE acmetrace.summary_jobs IS
   'Jobs per cluster, day of submission and week of end (the cluster''s time zone), type, final state and gpu_num: counts, exact sums and maxima of the published duration and queue, GPU time (duration x gpu_num; gpu_time_published: the published gpu_time, else that), first and last submission.';
 
@@ -83,5 +83,14 @@ CREATE TABLE acmetrace.summary_values (
     counts        bigint[] NOT NULL
 );
 CREATE INDEX summary_values_cluster ON acmetrace.summary_values (cluster, measure);
+-- summarize_delta rewrites a distribution on each change: lz4 (where the
+-- server has it) compresses several times faster than the default pglz
+DO $$
+BEGIN
+    ALTER TABLE acmetrace.summary_values ALTER COLUMN vals SET COMPRESSION lz4, ALTER COLUMN counts SET COMPRESSION lz4;
+EXCEPTION WHEN feature_not_supported THEN
+    NULL;
+END
+$$;
 COMMENT ON TABLE acmetrace.summary_values IS
   'Exact distributions as distinct values (vals, increasing) and their counts: wait (start - submit of GPU jobs that started at or after submission) per type and cancelled or not; wait_by_occupancy per type and tenth of occupancy_capacity allocated at submission; duration per type (all_types: every type) and GPU or CPU job; the published queue per GPU or CPU job.';

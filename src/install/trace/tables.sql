@@ -55,6 +55,11 @@ COMMENT ON COLUMN acmetrace.jobs.wait_s IS 'start_time - submit_time in seconds 
 COMMENT ON COLUMN acmetrace.jobs.gpu_s IS 'run_s * gpu_num';
 COMMENT ON COLUMN acmetrace.jobs.vc IS 'Helios virtual cluster (NULL for other formats)';
 
+-- What summarize_delta reads of a cluster: the jobs submitted on the days
+-- a change touches, the jobs holding GPUs in the window it covers.
+CREATE INDEX jobs_cluster_submit ON acmetrace.jobs (cluster, submit_time);
+CREATE INDEX jobs_cluster_end ON acmetrace.jobs (cluster, end_time);
+
 -- Both tables hold user data: pg_dump must dump their rows.
 SELECT pg_catalog.pg_extension_config_dump('acmetrace.clusters', '');
 SELECT pg_catalog.pg_extension_config_dump('acmetrace.jobs', '');
