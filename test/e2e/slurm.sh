@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Real Slurm: under tools/slurm_cluster.sh (munge, MariaDB, slurmdbd,
 # slurmctld and an 8-GPU slurmd of its own), submits the job mix of
-# tools/slurm_job_mix.sh, syncs once while jobs run and pend and once after
-# all ended, and checks acmetrace.jobs and acmetrace.slurm_jobs against what
+# tools/slurm_job_mix.sh, syncs (bin/acmetrace-sync, which runs sacct
+# itself) once while jobs run and pend and once after all ended, and checks acmetrace.jobs and acmetrace.slurm_jobs against what
 # was submitted and, job id by job id, against sacct's own output: states,
 # exit codes, GPU counts (0, 1, 4, 8), times, queue and run times.  The
 # second sync must update the jobs it saw running instead of adding rows; a
@@ -41,18 +41,25 @@ fi
 fresh_db e2e_slurm
 CL=$SLURM_CLUSTER_NAME
 
-# sync N: loads the window [MIX_START, now] into acmetrace; what sacct
-# printed is $OUT/sacct_N.txt, and LOADED is "inserted updated unchanged".
+# sync N [ARG...]: bin/acmetrace-sync (sacct mode, ARGs added) loads the
+# cluster's jobs; sets LOADED ("inserted updated unchanged") and WINDOW
+# ("start end", UTC) from its acmetrace.sync_runs row, and saves what sacct
+# prints over that window to $OUT/sacct_N.txt for the comparisons.
+SYNC=${ACMETRACE_SYNC:-$ROOT/bin/acmetrace-sync}   # or test an installed copy
 sync_jobs() {
-    local f=$OUT/sacct_$1.txt
-    mix_sacct "$MIX_START" >"$f" || { bad "sync $1: sacct failed"; return 1; }
-    LOADED=$(q -F' ' 2>"$OUT/sync_$1.err" <<EOF
-BEGIN;
-\\copy acmetrace.sacct_jobs FROM '$f' (FORMAT csv, HEADER match, DELIMITER E'\\x1f', QUOTE E'\\x1e')
-SELECT inserted, updated, unchanged FROM acmetrace_internal.sacct_last_load();
-COMMIT;
-EOF
-    ) || { bad "sync $1 failed: $(head -3 "$OUT/sync_$1.err")"; return 1; }
+    local n=$1 rc run; shift
+    "$SYNC" --db "dbname=$PGDATABASE" --cluster "$CL" "$@" >"$OUT/sync_$n.out" 2>"$OUT/sync_$n.err"
+    rc=$?
+    if [ $rc -ne 0 ]; then bad "sync $n: acmetrace-sync $* exited $rc: $(head -3 "$OUT/sync_$n.err")"; return 1; fi
+    run=$(q -F' ' -c "SELECT outcome, source, to_char(window_start AT TIME ZONE 'UTC', 'YYYY-MM-DD\"T\"HH24:MI:SS'),
+                             to_char(window_end AT TIME ZONE 'UTC', 'YYYY-MM-DD\"T\"HH24:MI:SS'), lines, inserted, updated, unchanged
+                        FROM acmetrace.sync_runs WHERE cluster = '$CL' ORDER BY run_id DESC LIMIT 1")
+    read -r outcome source ws we lines ins upd unch <<<"$run"
+    if [ "$outcome $source" != "ok sacct" ]; then bad "sync $n: acmetrace.sync_runs records '$run'"; return 1; fi
+    WINDOW="$ws $we" LOADED="$ins $upd $unch"
+    mix_sacct "$ws" "$we" >"$OUT/sacct_$n.txt" || { bad "sync $n: sacct failed"; return 1; }
+    check_eq "sync $n: acmetrace.sync_runs counts the lines sacct prints over its window" \
+        "$lines" "$(($(wc -l <"$OUT/sacct_$n.txt") - 1))"
 }
 
 # compare N: acmetrace's rows against sacct_N.txt, job id by job id.  The
@@ -121,7 +128,7 @@ mix_jobs >"$OUT/jobs.txt"
 if mix_wait_running; then ok "phase 1: short jobs ended, run_cxl/run_tmo/arr_0 run, pend_cxl/big8/het/arr pend"
 else bad "phase 1 not reached (see $OUT)"; mix_sacct "$MIX_START" | tr '\037' '|' >"$OUT/sacct_phase1.txt"; finish; fi
 
-sync_jobs 1 || finish
+sync_jobs 1 --since "$MIX_START" || finish
 n1=$(distinct_ids 1)
 check_eq "sync 1: sacct lists 13 jobs (the pending array tasks are one row), one line each" \
     "$(tail -n +2 "$OUT/sacct_1.txt" | wc -l) $n1" "13 13"
@@ -148,7 +155,7 @@ before_ids=$(q -c "SELECT string_agg(job_id, ' ' ORDER BY job_id) FROM acmetrace
 
 # ---- phase 2: cancel, time out, release the array; every job ends
 if mix_finish; then ok "phase 2: every job ended"; else bad "phase 2: jobs did not end"; finish; fi
-sync_jobs 2 || finish
+sync_jobs 2 || finish   # the cron way: since the last sync, less the overlap
 n2=$(distinct_ids 2)
 new=$(comm -13 <(tail -n +2 "$OUT/sacct_1.txt" | cut -d$'\x1f' -f1 | sort) <(tail -n +2 "$OUT/sacct_2.txt" | cut -d$'\x1f' -f1 | sort) | wc -l)
 changed=$(comm -13 <(tail -n +2 "$OUT/sacct_1.txt" | sort) <(tail -n +2 "$OUT/sacct_2.txt" | sort) | wc -l)
@@ -203,9 +210,11 @@ check_eq "sync 2: the cluster is a slurm cluster named after ClusterName" \
 # ---- sync 3: the same window again changes nothing
 snap=$(snapshot)
 [ -n "$snap" ] || bad "sync 3: no rows to compare"
-sync_jobs 3 || finish
+sync_jobs 3 --since "${WINDOW%% *}" || finish   # from sync 2's window start
 check_eq "sync 3: sacct prints the same as for sync 2" "$(cmp -s "$OUT/sacct_2.txt" "$OUT/sacct_3.txt" && echo same)" "same"
 check_eq "sync 3: inserted updated unchanged" "$LOADED" "0 0 $n2"
 check_eq "sync 3: no row changed" "$(snapshot)" "$snap"
 check_eq "sync 3: one row per job" "$(rows)" "$n2 $n2"
+check_eq "acmetrace.sync_runs: three ok sacct runs" \
+    "$(q -c "SELECT count(*) FILTER (WHERE outcome = 'ok' AND source = 'sacct') || ' of ' || count(*) FROM acmetrace.sync_runs WHERE cluster = '$CL'")" "3 of 3"
 finish
