@@ -22,7 +22,7 @@ if [ "${1:-}" != --inner ]; then
         finish
     fi
     # The test proper runs inside the cluster; its lines are printed after.
-    tmp=$(mktemp -d "${TMPDIR:-/tmp}/acmetrace-slurm-e2e.XXXXXX")
+    tmp=$(mktemp -d "${TMPDIR:-/tmp}/acmetrace-slurm-e2e.XXXXXX") || { bad "mktemp failed"; finish; }
     SLURM_CLUSTER_LOGS=$OUT/daemons bash "$ROOT/tools/slurm_cluster.sh" bash "$0" --inner >"$tmp/out" 2>"$tmp/err"
     rc=$?
     cat "$tmp/out"; cat "$tmp/err" >&2
