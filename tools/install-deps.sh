@@ -7,6 +7,16 @@ if [ "$(id -u)" -ne 0 ]; then
     echo "install-deps: run as root (apt-get install)" >&2
     exit 1
 fi
+# Slurm, its accounting daemon on MariaDB, and munge are for test/e2e/slurm.sh,
+# which starts private ones (tools/slurm_cluster.sh): installing them must not
+# start the system's.  A policy-rc.d that denies every start (exit 101) holds
+# for this install only, unless the machine has one of its own already.
+policy=/usr/sbin/policy-rc.d
+if [ ! -e "$policy" ]; then
+    printf '#!/bin/sh\n# tools/install-deps.sh: no daemon starts during its install\nexit 101\n' >"$policy"
+    chmod 755 "$policy"
+    trap 'rm -f "$policy"' EXIT
+fi
 apt-get update -qq
 apt-get install -y -qq --no-install-recommends \
     ca-certificates make gcc libc6-dev iproute2 \
@@ -14,5 +24,6 @@ apt-get install -y -qq --no-install-recommends \
     postgresql-15-tdigest \
     gnuplot-nox chromium fonts-dejavu-core \
     clang-14 libclang-rt-14-dev llvm-14 \
+    slurm-wlm slurm-client slurmdbd mariadb-server mariadb-client munge \
     >/dev/null
-echo "install-deps: $(pg_config --version), $(gcc --version | head -1)"
+echo "install-deps: $(pg_config --version), $(gcc --version | head -1), slurm $(dpkg-query -W -f '${Version}' slurm-client)"
