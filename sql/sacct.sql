@@ -98,6 +98,22 @@ RESET acmetrace.cluster;
 SELECT acmetrace.drop_cluster('shanghai');
 SELECT count(*) AS slurm_rows_left FROM acmetrace.slurm_jobs WHERE cluster = 'shanghai';
 
+-- Real sacct output (Slurm 22.05, test/fixtures/slurm/README.md): a sync
+-- while jobs ran and pended, then one after all ended.
+\copy acmetrace.sacct_jobs FROM 'slurm/sacct_running.txt' (FORMAT csv, HEADER match, DELIMITER E'\x1f', QUOTE E'\x1e')
+SELECT * FROM acmetrace_internal.sacct_last_load();
+SELECT state, count(*), sum(gpu_num) AS gpus, count(start_time) AS started, count(end_time) AS ended
+  FROM acmetrace.jobs WHERE cluster = 'acmetest' GROUP BY state ORDER BY state;
+\copy acmetrace.sacct_jobs FROM 'slurm/sacct_final.txt' (FORMAT csv, HEADER match, DELIMITER E'\x1f', QUOTE E'\x1e')
+SELECT * FROM acmetrace_internal.sacct_last_load();
+SELECT j.job_id, s.slurm_job_id, j.state, j.gpu_num, s.req_gpus, s.alloc_gpus, s.mem_mb, s.timelimit_s,
+       s.exit_code, s.exit_signal, s.cancelled_by, j.start_time IS NOT NULL AS started, j.run_s >= 0 AS ran
+  FROM acmetrace.jobs j JOIN acmetrace.slurm_jobs s USING (cluster, job_id)
+ WHERE j.cluster = 'acmetest' ORDER BY j.job_id::int;
+-- the same file with sacct's default |: the job name eval|a`b shifts line 6
+\copy acmetrace.sacct_jobs FROM 'slurm/sacct_final_pipe.txt' (FORMAT csv, HEADER match, DELIMITER '|', QUOTE E'\x1e')
+SELECT acmetrace.drop_cluster('acmetest');
+
 -- Hostile files: each is an error naming the line and field, and loads
 -- nothing.  Each case changes one field of one line of sample.txt.
 SELECT fp AS before FROM fingerprint \gset
