@@ -28,6 +28,7 @@ main(void)
 	test_rng();
 	test_summary();
 	test_util_quantiles();
+	test_sacct();
 	printf("1..%d\n", tap_count);
 	return tap_failed ? 1 : 0;
 }

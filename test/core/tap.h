@@ -79,5 +79,6 @@ void		test_value_counts(void);
 void		test_rng(void);
 void		test_summary(void);
 void		test_util_quantiles(void);
+void		test_sacct(void);
 
 #endif

@@ -9,7 +9,7 @@
 set -eu
 cd "$(dirname "$0")/../.."
 
-targets=${*:-sketch_text sketch_decode occupancy_text occupancy_binary unpivot bins bins_state samples_decode}
+targets=${*:-sketch_text sketch_decode occupancy_text occupancy_binary unpivot bins bins_state samples_decode sacct}
 cc=${FUZZ_CC:-clang-14}
 bin=/usr/lib/llvm-14/bin
 [ -x "$bin/llvm-cov" ] || bin=$(dirname "$(command -v llvm-cov)")
@@ -26,6 +26,7 @@ entries_of() {
 		unpivot) echo at_csv_split at_parse_value ;;
 		bins) echo at_bins_check_equal at_bins_check_edges at_bins_check_thresholds at_bins_decode at_bins_cdf ;;
 		bins_state) echo at_bins_parse at_bins_format at_bins_decode ;;
+		sacct) echo at_sacct_parse at_sacct_parse_time at_sacct_parse_timelimit at_sacct_message ;;
 		samples_decode) echo at_samples_check at_samples_decode at_samples_iter_next at_samples_iter_next_scaled at_samples_slice at_samples_sum_text at_samples_encode at_samples_parse ;;
 	esac
 }
@@ -37,6 +38,7 @@ core_of() {
 		unpivot) echo src/core/unpivot.c ;;
 		bins | bins_state) echo src/core/bins.c ;;
 		samples_*) echo src/core/samples.c ;;
+		sacct) echo src/core/sacct.c ;;
 	esac
 }
 

@@ -10,8 +10,10 @@ FUZZ_RUNS    ?= 20000
 FUZZ_CFLAGS   = -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all \
                 -Wall -Wextra -Werror -Isrc/core
 FUZZ_TARGETS  = sketch_text sketch_decode occupancy_text occupancy_binary occupancy_state_text unpivot bins bins_state \
-                samples_decode summary scheduler gbdt_decode
-FUZZ_BINS     = $(FUZZ_TARGETS:%=test/fuzz/fuzz_%)
+                samples_decode summary scheduler gbdt_decode sacct
+# names with or without their fuzz_ prefix (FUZZ_TARGETS=fuzz_sacct is sacct)
+FUZZ_NAMES    = $(patsubst fuzz_%,%,$(FUZZ_TARGETS))
+FUZZ_BINS     = $(FUZZ_NAMES:%=test/fuzz/fuzz_%)
 
 # each harness links only the core files it fuzzes (bins.c counts samples blocks too)
 test/fuzz/fuzz_sketch_text test/fuzz/fuzz_sketch_decode: src/core/sketch.c
@@ -22,6 +24,7 @@ test/fuzz/fuzz_samples_decode: src/core/samples.c
 test/fuzz/fuzz_summary: src/core/summary.c src/core/value_counts.c src/core/occupancy.c
 test/fuzz/fuzz_scheduler: src/core/scheduler.c
 test/fuzz/fuzz_gbdt_decode: src/core/gbdt.c
+test/fuzz/fuzz_sacct: src/core/sacct.c
 $(FUZZ_BINS): test/fuzz/fuzz_%: test/fuzz/fuzz_%.c $(wildcard src/core/*.h test/fuzz/*.h)
 	$(FUZZ_CC) $(FUZZ_CFLAGS) -o $@ $(filter %.c,$^) -lm
 
@@ -33,10 +36,10 @@ test/fuzz/make_seeds: test/fuzz/make_seeds.c src/core/sketch.c src/core/occupanc
 fuzz-build: $(FUZZ_BINS)
 
 fuzz:
-	MAKE='$(MAKE)' FUZZ_CC='$(FUZZ_CC)' bash test/fuzz/run.sh $(FUZZ_RUNS) $(FUZZ_TARGETS)
+	MAKE='$(MAKE)' FUZZ_CC='$(FUZZ_CC)' bash test/fuzz/run.sh $(FUZZ_RUNS) $(FUZZ_NAMES)
 
 fuzz-seeds: test/fuzz/make_seeds
-	mkdir -p $(FUZZ_TARGETS:%=test/fuzz/corpus/%)
+	mkdir -p $(FUZZ_NAMES:%=test/fuzz/corpus/%)
 	test/fuzz/make_seeds test/fuzz/corpus
 
 # line and branch coverage the last `make fuzz` corpus reaches (llvm-cov)

@@ -14,6 +14,12 @@ CREATE TRIGGER load_into_jobs AFTER INSERT ON acmetrace.philly_job_log
     REFERENCING NEW TABLE AS new_rows
     FOR EACH STATEMENT EXECUTE FUNCTION acmetrace_internal.load_philly();
 
+CREATE TRIGGER load_into_jobs AFTER INSERT ON acmetrace.sacct_jobs
+    REFERENCING NEW TABLE AS new_rows
+    FOR EACH STATEMENT EXECUTE FUNCTION acmetrace_internal.load_sacct();
+CREATE TRIGGER check_rule BEFORE INSERT OR UPDATE ON acmetrace.job_type_rules
+    FOR EACH ROW EXECUTE FUNCTION acmetrace_internal.job_type_rule_check();
+
 CREATE TRIGGER load_begin BEFORE INSERT ON acmetrace.utilization_lines
     FOR EACH STATEMENT EXECUTE FUNCTION acmetrace_internal.utilization_load();
 CREATE TRIGGER load_line BEFORE INSERT ON acmetrace.utilization_lines

@@ -5,7 +5,7 @@ CREATE TABLE acmetrace.clusters (
                   CONSTRAINT cluster_name_is_lower_case
                   CHECK (cluster ~ '^[a-z][a-z0-9_]*$'),
     source_format text NOT NULL
-                  CHECK (source_format IN ('acme_seren', 'acme_kalos', 'helios', 'generated', 'philly')),
+                  CHECK (source_format IN ('acme_seren', 'acme_kalos', 'helios', 'generated', 'philly', 'slurm')),
     gpu_capacity  integer CHECK (gpu_capacity > 0),
     time_zone     text NOT NULL DEFAULT 'UTC'
 );
