@@ -30,6 +30,7 @@ SELECT p.oid::regprocedure AS cluster_not_first
 -- the catalog, so a new function cannot be left out.
 CREATE TEMP TABLE null_means (fn text PRIMARY KEY, null_means text, call text);
 INSERT INTO null_means VALUES
+  ('apply_job_type_rules', 'every cluster', 'apply_job_type_rules(%L)'),
   ('audit', 'every cluster', 'audit(%L)'),
   ('cancelled_by_queue', 'every cluster', 'cancelled_by_queue(%L)'),
   ('cluster_summary', 'every cluster', 'cluster_summary(%L)'),
