@@ -553,14 +553,14 @@ COMMENT ON FUNCTION acmetrace.samples_recv(internal) IS
 COMMENT ON FUNCTION acmetrace.samples_send(acmetrace.samples) IS
   'Binary output function of acmetrace.samples: writes the bytes acmetrace.samples_recv reads.';
 
--- summarize_delta's indexes (src/install/trace/tables.sql).
-CREATE INDEX jobs_cluster_submit ON acmetrace.jobs (cluster, submit_time);
-CREATE INDEX jobs_cluster_end ON acmetrace.jobs (cluster, end_time);
-
 -- Slurm accounting loads register their clusters as source format slurm.
 ALTER TABLE acmetrace.clusters DROP CONSTRAINT clusters_source_format_check,
     ADD CONSTRAINT clusters_source_format_check
         CHECK (source_format IN ('acme_seren', 'acme_kalos', 'helios', 'generated', 'philly', 'slurm'));
+
+-- summarize_delta's indexes (src/install/trace/tables.sql).
+CREATE INDEX jobs_cluster_submit ON acmetrace.jobs (cluster, submit_time);
+CREATE INDEX jobs_cluster_end ON acmetrace.jobs (cluster, end_time);
 
 -- ---- The tables new in 0.4.0 (src/install/trace/sacct.sql, summaries.sql), then the surface
 -- of 0.4.0 (src/install/surface/, src/install/analyses/), follow. ----
