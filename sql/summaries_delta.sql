@@ -151,6 +151,10 @@ SELECT acmetrace_internal.delta_taken('none');
 DELETE FROM acmetrace.jobs WHERE cluster = 'ny' AND job_id IN (SELECT job_id FROM acmetrace.jobs WHERE cluster = 'ny' ORDER BY job_id LIMIT 3);
 SELECT current_setting('acmetrace_internal.last_delta') AS how,
        (SELECT s.jobs FROM acmetrace.summary_clusters s WHERE s.cluster = 'ny') - (SELECT count(*) FROM acmetrace.jobs WHERE cluster = 'ny') AS stale_by;
+-- an INSERT meanwhile is the caller's: no cluster is rebuilt
+CREATE TEMP TABLE built AS SELECT cluster, built_at FROM acmetrace.summary_clusters;
+INSERT INTO acmetrace.jobs (cluster, job_id, state, submit_time) VALUES ('ny', 'x1', 'PENDING', '2023-03-01 00:00');
+SELECT count(*) AS rebuilt FROM acmetrace.summary_clusters s JOIN built b USING (cluster) WHERE s.built_at <> b.built_at;
 ROLLBACK;
 
 -- 4. Jobs that have not ended (doc/analyses.md, "Jobs that have not
