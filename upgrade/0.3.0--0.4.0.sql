@@ -559,8 +559,8 @@ ALTER TABLE acmetrace.clusters DROP CONSTRAINT clusters_source_format_check,
         CHECK (source_format IN ('acme_seren', 'acme_kalos', 'helios', 'generated', 'philly', 'slurm'));
 
 -- summarize_delta's indexes (src/install/trace/tables.sql).
-CREATE INDEX jobs_cluster_submit ON acmetrace.jobs (cluster, submit_time);
-CREATE INDEX jobs_cluster_end ON acmetrace.jobs (cluster, end_time);
+CREATE INDEX jobs_cluster_submit ON acmetrace.jobs USING brin (cluster, submit_time) WITH (pages_per_range = 16);
+CREATE INDEX jobs_cluster_end ON acmetrace.jobs USING brin (cluster, end_time) WITH (pages_per_range = 16);
 
 -- ---- The tables new in 0.4.0 (src/install/trace/sacct.sql, summaries.sql), then the surface
 -- of 0.4.0 (src/install/surface/, src/install/analyses/), follow. ----

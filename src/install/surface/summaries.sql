@@ -216,7 +216,7 @@ SELECT pg_catalog.set_config('acmetrace_internal.by_caller',
  WHERE cl IS NOT NULL
 $$;
 COMMENT ON FUNCTION acmetrace_internal.summaries_by_caller(text) IS
-  'From now to the end of the transaction the statement triggers on acmetrace.jobs leave cluster cl''s summaries to the caller (summarize_delta or summarize).';
+  'From now to the end of the transaction the statement triggers on acmetrace.jobs leave cluster cl''s summaries to the caller (summarize_delta or summarize), and take an INSERT as the caller''s.';
 
 CREATE FUNCTION acmetrace_internal.by_caller(cl text)
 RETURNS boolean
@@ -681,11 +681,9 @@ BEGIN
             END IF;
         END LOOP;
     ELSIF TG_OP = 'INSERT' AND nullif(pg_catalog.current_setting('acmetrace_internal.by_caller', true), '') IS NOT NULL THEN
-        -- a direct INSERT (no copy of the rows): every cluster but the caller's
-        FOR cl IN SELECT c.cluster FROM acmetrace.clusters c LOOP
-            CONTINUE WHEN acmetrace_internal.by_caller(cl);
-            PERFORM acmetrace_internal.summarize(cl);
-        END LOOP;
+        -- a caller holds clusters (the Slurm loader's upsert): its rows,
+        -- whose summaries it keeps
+        NULL;
     ELSE
         -- a direct INSERT (the loaders' path keeps no copy of the rows, so
         -- which clusters it touched is unknown) or TRUNCATE
@@ -695,7 +693,7 @@ BEGIN
 END
 $$;
 COMMENT ON FUNCTION acmetrace_internal.jobs_changed() IS
-  'Statement triggers on acmetrace.jobs: rebuild the summaries of the cluster a loader named; apply an UPDATE or DELETE of a few jobs of a cluster (summarize_delta), rebuild the clusters it changed many jobs of; rebuild every cluster after a direct INSERT or TRUNCATE; leave the clusters summaries_by_caller named to the caller.';
+  'Statement triggers on acmetrace.jobs: rebuild the summaries of the cluster a loader named; apply an UPDATE or DELETE of a few jobs of a cluster (summarize_delta), rebuild the clusters it changed many jobs of; rebuild every cluster after a direct INSERT or TRUNCATE; leave the clusters summaries_by_caller named to the caller, and an INSERT while a caller holds some (its rows).';
 
 CREATE FUNCTION acmetrace_internal.clusters_changed()
 RETURNS trigger

