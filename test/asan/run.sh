@@ -19,7 +19,15 @@ umask 022
 cd "$(dirname "$0")/../.." || exit 1
 TOP=$(pwd -P)
 OUT=$TOP/test/out/asan
-SRC=$OUT/src ROOT=$OUT/root RUN=$OUT/run
+SRC=$OUT/src ROOT=$OUT/root RUN=$OUT/run PRIV=
+# As root the server runs as postgres, which must reach the private
+# PostgreSQL tree and its run directory: a clone under a 0700 directory
+# (/root) would hide them, so they live in a directory of their own in /tmp.
+if [ "$(id -u)" -eq 0 ]; then
+    PRIV=$(mktemp -d /tmp/acmetrace-asan.XXXXXX) && chmod 755 "$PRIV" || exit 1
+    ROOT=$PRIV/root RUN=$PRIV/run
+fi
+INITFIRST=${PRIV:-$OUT}/asan_initfirst
 DATA=$RUN/data SOCK=$RUN/sock LOG=$OUT/server.log
 PG_CONFIG=${PG_CONFIG:-pg_config}
 REGRESS_TIMEOUT=${ASAN_TIMEOUT:-900}
@@ -64,8 +72,9 @@ stop_server() {
 # timeout(1), which passes a TERM on to its whole process group.
 child=
 run_bg() { "$@" & child=$!; wait "$child"; local rc=$?; child=; return $rc; }
-trap 'stop_server' EXIT
-trap 'echo "not ok - asan/interrupted"; [ -n "$child" ] && kill -TERM "$child" 2>/dev/null; stop_server; exit 130' INT TERM
+cleanup() { stop_server; [ -n "$PRIV" ] && rm -rf "$PRIV"; }
+trap 'cleanup' EXIT
+trap 'echo "not ok - asan/interrupted"; [ -n "$child" ] && kill -TERM "$child" 2>/dev/null; cleanup; exit 130' INT TERM
 
 # A server left behind by a killed run of this script: stop it by its pid.
 if [ -f "$DATA/postmaster.pid" ]; then
@@ -130,6 +139,8 @@ grep -q ' U __asan_report_load' <<<"$syms" && grep -q ' U __ubsan_handle_' <<<"$
 mkdir -p "$DATA" "$SOCK"
 chmod 700 "$DATA" "$SOCK"
 [ "$(id -u)" -eq 0 ] && chown postgres: "$RUN" "$DATA" "$SOCK"
+as_pg test -x "$ROOT$bindir/initdb" ||
+    bail "postgres cannot run $ROOT$bindir/initdb (a directory on its path is not searchable by postgres)"
 as_pg timeout 120 "$ROOT$bindir/initdb" -D "$DATA" -U postgres --auth=trust --no-sync --no-instructions \
     -E UTF8 --locale=C.UTF-8 >"$OUT/initdb.log" 2>&1 || bail "initdb" "$OUT/initdb.log"
 # A small preloaded shim, asan_initfirst.so:
@@ -149,10 +160,10 @@ UBSAN_OPTS="print_stacktrace=1:halt_on_error=1:abort_on_error=1:print_summary=1$
 printf '%s\n' 'extern void __asan_init(void);' \
     '__attribute__((constructor)) static void asan_initfirst(void) { __asan_init(); }' \
     'const char *__ubsan_default_options(void);' \
-    "const char *__ubsan_default_options(void) { return \"$UBSAN_OPTS\"; }" >"$OUT/asan_initfirst.c"
-gcc -shared -fPIC -O1 -Wl,-z,initfirst -o "$OUT/asan_initfirst.so" "$OUT/asan_initfirst.c" || bail "build asan_initfirst.so"
+    "const char *__ubsan_default_options(void) { return \"$UBSAN_OPTS\"; }" >"$INITFIRST.c"
+gcc -shared -fPIC -O1 -Wl,-z,initfirst -o "$INITFIRST.so" "$INITFIRST.c" || bail "build asan_initfirst.so"
 port=$((20000 + RANDOM % 40000))
-(cd "$RUN" && exec "${PGRUN[@]}" env LD_PRELOAD="$libasan:$OUT/asan_initfirst.so:$libubsan" ASAN_SYMBOLIZER_PATH="$symbolizer" \
+(cd "$RUN" && exec "${PGRUN[@]}" env LD_PRELOAD="$libasan:$INITFIRST.so:$libubsan" ASAN_SYMBOLIZER_PATH="$symbolizer" \
     ASAN_OPTIONS=detect_leaks=0:abort_on_error=1:halt_on_error=1:disable_coredump=1:print_summary=1:detect_stack_use_after_return=0 \
     UBSAN_OPTIONS="$UBSAN_OPTS" \
     "$ROOT$bindir/postgres" -D "$DATA" -c listen_addresses= -c port="$port" \
