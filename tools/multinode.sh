@@ -202,8 +202,8 @@ DELETE FROM acmetrace.utilization_blocks
  WHERE NOT extract(month FROM day)::int % 2 = $1;
 -- One month of a cluster is an index range, stored contiguously (CLUSTER
 -- also compacts away the deleted months): a leaf reads only its own rows.
-CREATE INDEX jobs_cluster_submit ON acmetrace.jobs (cluster, submit_time);
-CLUSTER acmetrace.jobs USING jobs_cluster_submit;
+CREATE INDEX jobs_cluster_month ON acmetrace.jobs (cluster, submit_time);
+CLUSTER acmetrace.jobs USING jobs_cluster_month;
 CLUSTER acmetrace.utilization_blocks USING utilization_blocks_pkey;
 ANALYZE acmetrace.jobs;
 ANALYZE acmetrace.utilization_blocks;
