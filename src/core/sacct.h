@@ -8,7 +8,7 @@
  * a record into acmetrace_internal.sacct_row and an error into
  * `sacct line N, field F: <message>` with the hint.
  *
- * What is accepted (../shared/DOMAIN.md, "Live clusters"):
+ * What is accepted (what Slurm 22.05 prints; test/fixtures/slurm/README.md):
  *  - JobIDRaw: digits, no leading zero, 1 .. INT64_MAX (required);
  *  - JobID: N, N_M (array task), N_[ranges] (pending array: items a or a-b
  *    with a <= b, an optional :step, separated by commas, an optional %N
