@@ -24,6 +24,6 @@ apt-get install -y -qq --no-install-recommends \
     postgresql-15-tdigest \
     gnuplot-nox chromium fonts-dejavu-core \
     clang-14 libclang-rt-14-dev llvm-14 \
-    slurm-wlm slurm-client slurmdbd mariadb-server mariadb-client munge \
+    slurm-wlm slurm-client slurmdbd mariadb-server mariadb-client munge gawk \
     >/dev/null
 echo "install-deps: $(pg_config --version), $(gcc --version | head -1), slurm $(dpkg-query -W -f '${Version}' slurm-client)"
