@@ -11,6 +11,7 @@
  */
 #include "prometheus_json.h"
 
+#include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -1123,4 +1124,489 @@ at_pj_finish(at_pj *p)
 			break;
 	}
 	return fail(p, i, "truncated JSON", where);
+}
+
+/* ---- the converter (at_pc): the parser's callbacks writing lines ---- */
+
+#define PC_MSG_MAX 2048
+
+struct at_pc
+{
+	at_pc_options o;
+	const at_prom_field *field;
+	size_t		host_len,
+				gpu_len,
+				job_len;
+	at_pj	   *pj;
+	int			stopped;		/* a callback or the parser stopped: see msg */
+	int			pj_res;
+
+	/* the body's top level */
+	int			status;			/* 0 none yet, 1 success, 2 error, 3 other */
+	char	   *error_type;
+	char	   *error_text;
+	int			matrix;			/* resultType matrix seen */
+	int			data_seen;
+
+	/* the series being written */
+	char		series[AT_PROM_SERIES_MAX + 1];
+	int			series_len;
+	char		job[AT_PROM_JOB_MAX + 1];
+	int			job_len_now;	/* 0: no job label */
+	int64_t		last_ms;
+	char	   *line;			/* the current line: series, job, samples */
+	size_t		line_len,
+				prefix_len;
+	int			line_n;
+	char		labels[600];	/* the series' labels, for messages */
+
+	long long	nseries,
+				nsamples,
+				nskipped;
+	int			written;		/* anything written */
+	char		msg[PC_MSG_MAX];
+};
+
+static int
+pc_msg(at_pc *c, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+static int
+pc_msg(at_pc *c, const char *fmt, ...)
+{
+	va_list		ap;
+
+	va_start(ap, fmt);
+	vsnprintf(c->msg, sizeof(c->msg), fmt, ap);
+	va_end(ap);
+	return 1;
+}
+
+/* s quoted as a label value into out (room bytes), cut with "..." */
+static size_t
+pc_quote(char *out, size_t room, const char *s, size_t n)
+{
+	size_t		o = 0;
+
+	if (room == 0)
+		return 0;
+	for (size_t i = 0; i < n; i++)
+	{
+		unsigned char ch = (unsigned char) s[i];
+
+		if (o + 8 >= room)
+		{
+			if (room >= 4)
+			{
+				o = o > room - 4 ? room - 4 : o;
+				memcpy(out + o, "...", 3);
+				o += 3;
+			}
+			break;
+		}
+		if (ch == '"' || ch == '\\')
+		{
+			out[o++] = '\\';
+			out[o++] = (char) ch;
+		}
+		else if (ch < 0x20 || ch == 0x7f)
+			o += (size_t) snprintf(out + o, room - o, "\\x%02x", ch);
+		else
+			out[o++] = (char) ch;
+	}
+	out[o] = '\0';
+	return o;
+}
+
+/* the labels as {a="b", ...}, cut to fit c->labels */
+static void
+pc_describe(at_pc *c, const at_pj_label *l, int n)
+{
+	size_t		room = sizeof(c->labels),
+				o = 0;
+
+	c->labels[o++] = '{';
+	for (int k = 0; k < n && o + 32 < room; k++)
+	{
+		if (k)
+		{
+			c->labels[o++] = ',';
+			c->labels[o++] = ' ';
+		}
+		o += pc_quote(c->labels + o, (room - o) / 3, l[k].name, l[k].nlen);
+		c->labels[o++] = '=';
+		c->labels[o++] = '"';
+		o += pc_quote(c->labels + o, room - o - 8, l[k].value, l[k].vlen);
+		c->labels[o++] = '"';
+	}
+	c->labels[o++] = '}';
+	c->labels[o] = '\0';
+}
+
+static const at_pj_label *
+pc_find(const at_pj_label *l, int n, const char *name, size_t len)
+{
+	for (int k = 0; k < n; k++)
+		if (l[k].nlen == len && memcmp(l[k].name, name, len) == 0)
+			return &l[k];
+	return NULL;
+}
+
+static int
+pc_text(void *arg, at_pj_text which, const char *s, size_t len)
+{
+	at_pc	   *c = arg;
+	int			shown = (int) (len > 100 ? 100 : len);
+
+	switch (which)
+	{
+		case AT_PJ_T_STATUS:
+			c->status = (len == 7 && memcmp(s, "success", 7) == 0) ? 1 :
+				(len == 5 && memcmp(s, "error", 5) == 0) ? 2 : 3;
+			if (c->status == 3)
+				return pc_msg(c, "Prometheus answered with status \"%.*s\", neither success nor error", shown, s);
+			if (c->status == 2 && c->written)
+				return pc_msg(c, "Prometheus answered status error after its data");
+			break;
+		case AT_PJ_T_ERROR_TYPE:
+		case AT_PJ_T_ERROR:
+			{
+				char	  **to = which == AT_PJ_T_ERROR ? &c->error_text : &c->error_type;
+
+				free(*to);
+				*to = malloc(len + 1);
+				if (*to == NULL)
+					return pc_msg(c, "out of memory");
+				memcpy(*to, s, len);
+				(*to)[len] = '\0';
+				break;
+			}
+		case AT_PJ_T_RESULT_TYPE:
+			if (!c->o.samples_mode)
+				break;
+			if (!(len == 6 && memcmp(s, "matrix", 6) == 0))
+				return pc_msg(c, "Prometheus answered resultType \"%.*s\", not matrix (the query must be a range selector, METRIC[<range>])",
+							  shown, s);
+			c->matrix = 1;
+			break;
+	}
+	return 0;
+}
+
+static int
+pc_data(void *arg, int is_array)
+{
+	at_pc	   *c = arg;
+
+	c->data_seen = 1;
+	if (c->o.samples_mode && is_array)
+		return pc_msg(c, "Prometheus answered a list (the body of /api/v1/series?), not a query's matrix");
+	if (!c->o.samples_mode && !is_array)
+		return pc_msg(c, "Prometheus answered a query's result, not the list of /api/v1/series");
+	return 0;
+}
+
+static int
+pc_write(at_pc *c, const char *s, size_t n)
+{
+	c->written = 1;
+	if (c->o.write(c->o.arg, s, n) != 0)
+		return pc_msg(c, "cannot write the output");
+	return 0;
+}
+
+/* the series' line so far, then a fresh one */
+static int
+pc_flush(at_pc *c)
+{
+	if (c->line_n == 0)
+		return 0;
+	c->line[c->line_len++] = '\n';
+	if (pc_write(c, c->line, c->line_len))
+		return 1;
+	c->line_len = c->prefix_len;
+	c->line_n = 0;
+	return 0;
+}
+
+static int
+pc_series(void *arg, const at_pj_label *l, int n)
+{
+	at_pc	   *c = arg;
+	const at_pj_label *name,
+			   *host,
+			   *gpu,
+			   *job;
+	const char *dcgm = c->field->dcgm;
+	int			r;
+
+	if (c->status == 2)
+		return 0;				/* an error body: nothing written */
+	pc_describe(c, l, n);
+	name = pc_find(l, n, "__name__", 8);
+	if (name == NULL || name->vlen != strlen(dcgm) || memcmp(name->value, dcgm, name->vlen) != 0)
+		return pc_msg(c, "series %s is not of metric %s", c->labels, dcgm);
+	host = pc_find(l, n, c->o.host_label, c->host_len);
+	gpu = pc_find(l, n, c->o.gpu_label, c->gpu_len);
+	if (host == NULL)
+		return pc_msg(c, "series %s has no %s label (the host; --host-label names another)", c->labels, c->o.host_label);
+	if (gpu == NULL)
+		return pc_msg(c, "series %s has no %s label (the GPU index; --gpu-label names another)", c->labels, c->o.gpu_label);
+	r = at_prom_series_name(c->series, sizeof(c->series), host->value, host->vlen, gpu->value, gpu->vlen);
+	if (r == AT_PROM_BAD_HOST)
+		return pc_msg(c, "series %s: its %s label is not a host name (1 to %d of A-Z a-z 0-9 . _ : -)",
+					  c->labels, c->o.host_label, AT_PROM_HOST_MAX);
+	if (r == AT_PROM_BAD_GPU)
+		return pc_msg(c, "series %s: its %s label is not a GPU index (0 to %d, no sign or leading zero)",
+					  c->labels, c->o.gpu_label, AT_PROM_GPU_MAX);
+	c->series_len = r;
+	job = pc_find(l, n, c->o.job_label, c->job_len);
+	c->job_len_now = 0;
+	if (job != NULL)
+	{
+		if (!at_prom_job_valid(job->value, job->vlen))
+			return pc_msg(c, "series %s: its %s label is not a job id (1 to %d printable ASCII characters, no blank, backslash or quote)",
+						  c->labels, c->o.job_label, AT_PROM_JOB_MAX);
+		memcpy(c->job, job->value, job->vlen);
+		c->job[job->vlen] = '\0';
+		c->job_len_now = (int) job->vlen;
+	}
+	c->nseries++;
+	/* the line's prefix: series, job */
+	memcpy(c->line, c->series, (size_t) r);
+	c->line_len = (size_t) r;
+	c->line[c->line_len++] = '\t';
+	memcpy(c->line + c->line_len, c->job_len_now ? c->job : "\\N", c->job_len_now ? (size_t) c->job_len_now : 2);
+	c->line_len += c->job_len_now ? (size_t) c->job_len_now : 2;
+	if (!c->o.samples_mode)
+	{
+		c->line[c->line_len++] = '\n';
+		return pc_write(c, c->line, c->line_len);
+	}
+	c->line[c->line_len++] = '\t';
+	c->prefix_len = c->line_len;
+	c->line_n = 0;
+	c->last_ms = -1;
+	return 0;
+}
+
+static int
+pc_sample(void *arg, const char *t, size_t tlen, const char *v, size_t vlen)
+{
+	at_pc	   *c = arg;
+	int64_t		ms;
+	char		digits[24];
+	int			nd = 0,
+				r;
+	char	   *o;
+
+	if (c->status == 2 || !c->o.samples_mode)
+		return 0;
+	if (at_prom_time_ms(t, tlen, &ms) != 0)
+		return pc_msg(c, "series %s: the time %.*s is not Unix seconds with at most 3 decimals, from 1970 to 9999",
+					  c->labels, (int) tlen, t);
+	if (ms <= c->last_ms)
+		return pc_msg(c, "series %s: the time %.*s does not follow the previous sample's", c->labels, (int) tlen, t);
+	c->last_ms = ms;
+	if (c->line_n == AT_PROM_LINE_SAMPLES && pc_flush(c))
+		return 1;
+	o = c->line + c->line_len;
+	if (c->line_n > 0)
+		*o++ = ' ';
+	do
+	{
+		digits[nd++] = (char) ('0' + ms % 10);
+		ms /= 10;
+	} while (ms > 0);
+	while (nd > 0)
+		*o++ = digits[--nd];
+	*o++ = ':';
+	r = at_prom_scale(o, AT_PROM_VALUE_MAX + 8, v, vlen, c->field->shift);
+	if (r == AT_PROM_NONFINITE)
+	{
+		c->nskipped++;
+		return 0;				/* the line is not extended */
+	}
+	if (r < 0)
+	{
+		char		q[AT_PJ_VALUE_MAX * 4 + 8];
+
+		pc_quote(q, sizeof(q), v, vlen);
+		return pc_msg(c, "series %s: the value \"%s\" at %.*s is not a finite decimal number (of at most %d bytes, within float8's range)",
+					  c->labels, q, (int) tlen, t, AT_PROM_VALUE_MAX);
+	}
+	c->line_len = (size_t) (o + r - c->line);
+	c->line_n++;
+	c->nsamples++;
+	return 0;
+}
+
+static int
+pc_series_end(void *arg)
+{
+	at_pc	   *c = arg;
+
+	if (c->status == 2 || !c->o.samples_mode)
+		return 0;
+	return pc_flush(c);
+}
+
+at_pc *
+at_pc_new(const at_pc_options *o)
+{
+	at_pj_handler h = {NULL, pc_text, pc_data, pc_series, pc_sample, pc_series_end};
+	at_pc	   *c;
+
+	if (o->dcgm == NULL || at_prom_field_of(o->dcgm, strlen(o->dcgm)) == NULL)
+		return NULL;
+	c = calloc(1, sizeof(at_pc));
+	if (c == NULL)
+		return NULL;
+	c->o = *o;
+	c->o.host_label = o->host_label ? o->host_label : "Hostname";
+	c->o.gpu_label = o->gpu_label ? o->gpu_label : "gpu";
+	c->o.job_label = o->job_label ? o->job_label : "hpc_job";
+	c->host_len = strlen(c->o.host_label);
+	c->gpu_len = strlen(c->o.gpu_label);
+	c->job_len = strlen(c->o.job_label);
+	c->field = at_prom_field_of(o->dcgm, strlen(o->dcgm));
+	h.arg = c;
+	c->pj = at_pj_new(&h, 0);
+	/* a line: series, job, AT_PROM_LINE_SAMPLES of " <ms>:<value>", newline */
+	c->line = malloc(AT_PROM_SERIES_MAX + AT_PROM_JOB_MAX + 4 +
+					 (size_t) AT_PROM_LINE_SAMPLES * (1 + 16 + 1 + AT_PROM_VALUE_MAX + 8) + 2);
+	if (c->pj == NULL || c->line == NULL)
+	{
+		at_pc_free(c);
+		return NULL;
+	}
+	return c;
+}
+
+void
+at_pc_free(at_pc *c)
+{
+	if (c == NULL)
+		return;
+	at_pj_free(c->pj);
+	free(c->line);
+	free(c->error_type);
+	free(c->error_text);
+	free(c);
+}
+
+const char *
+at_pc_message(const at_pc *c)
+{
+	return c->msg;
+}
+
+void
+at_pc_counts(const at_pc *c, long long *series, long long *samples, long long *skipped)
+{
+	*series = c->nseries;
+	*samples = c->nsamples;
+	*skipped = c->nskipped;
+}
+
+int
+at_pc_feed(at_pc *c, const char *buf, size_t len)
+{
+	int			r;
+
+	if (c->stopped)
+		return 1;
+	r = at_pj_feed(c->pj, buf, len);
+	if (r == AT_PJ_OK)
+		return 0;
+	c->stopped = 1;
+	c->pj_res = r;
+	return 1;
+}
+
+/* the message as COPY text in an !error line: backslash, tab, newline and CR escaped, other controls as \x.. text */
+static int
+pc_fail(at_pc *c)
+{
+	char		out[PC_MSG_MAX * 5 + 16];
+	size_t		o = 0;
+
+	if (!c->o.samples_mode)
+		return AT_PC_FAILED;
+	memcpy(out, "!error\t\\N\t", 10);
+	o = 10;
+	for (const char *s = c->msg; *s; s++)
+	{
+		unsigned char ch = (unsigned char) *s;
+
+		if (ch == '\\' || ch == '\t' || ch == '\n' || ch == '\r')
+		{
+			out[o++] = '\\';
+			out[o++] = ch == '\\' ? '\\' : ch == '\t' ? 't' : ch == '\n' ? 'n' : 'r';
+		}
+		else if (ch < 0x20 || ch == 0x7f)
+			o += (size_t) snprintf(out + o, sizeof(out) - o, "\\\\x%02x", ch);
+		else
+			out[o++] = (char) ch;
+	}
+	out[o++] = '\n';
+	c->o.write(c->o.arg, out, o);
+	return AT_PC_FAILED;
+}
+
+int
+at_pc_end(at_pc *c, const char *why)
+{
+	if (why != NULL)
+	{
+		pc_msg(c, "%s", why);
+		return pc_fail(c);
+	}
+	if (c->stopped)
+	{
+		if (c->pj_res == AT_PJ_ERROR)
+			pc_msg(c, "the Prometheus response is not what was expected: %s", at_pj_message(c->pj));
+		else if (c->pj_res == AT_PJ_NO_MEMORY)
+			pc_msg(c, "out of memory");
+		return pc_fail(c);		/* AT_PJ_STOPPED: a callback's message */
+	}
+	if (at_pj_finish(c->pj) != AT_PJ_OK)
+	{
+		pc_msg(c, "the Prometheus response is not what was expected: %s", at_pj_message(c->pj));
+		return pc_fail(c);
+	}
+	if (c->status == 2)
+	{
+		const char *et = c->error_type ? c->error_type : "none";
+		const char *tx = c->error_text ? c->error_text : "";
+
+		pc_msg(c, "Prometheus answered an error (errorType %s): %s", et, tx);
+		if (!c->written && (strcmp(et, "timeout") == 0 || strstr(tx, "query processing would load too many samples")))
+			return AT_PC_RETRY;
+		return pc_fail(c);
+	}
+	if (c->status == 0)
+	{
+		pc_msg(c, "the Prometheus response has no \"status\"");
+		return pc_fail(c);
+	}
+	if (!c->data_seen)
+	{
+		pc_msg(c, "the Prometheus response has no \"data\"");
+		return pc_fail(c);
+	}
+	if (c->o.samples_mode)
+	{
+		char		end[96];
+		int			n;
+
+		if (!c->matrix)
+		{
+			pc_msg(c, "the Prometheus response has no \"resultType\"");
+			return pc_fail(c);
+		}
+		n = snprintf(end, sizeof(end), "!end\t\\N\t%lld %lld %lld\n", c->nseries, c->nsamples, c->nskipped);
+		if (pc_write(c, end, (size_t) n))
+			return AT_PC_FAILED;
+	}
+	return AT_PC_OK;
 }

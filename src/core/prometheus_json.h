@@ -23,6 +23,8 @@
 
 #include <stddef.h>
 
+#include "prometheus.h"
+
 #define AT_PJ_DEPTH_MAX 64			/* nested arrays and objects */
 #define AT_PJ_NAME_MAX 1024			/* bytes of a label name */
 #define AT_PJ_LABEL_MAX 4096		/* bytes of a label value */
@@ -88,5 +90,60 @@ extern int	at_pj_finish(at_pj *p);
 
 /* What went wrong, with the byte offset: "invalid JSON at byte 12: ..." */
 extern const char *at_pj_message(const at_pj *p);
+
+/*
+ * The converter over the parser (what tools/acmetrace-prometheus runs):
+ * a body in, lines out through write (0: written, else it failed).
+ *   samples mode: a range-selector query's matrix as lines of
+ *     acmetrace.prometheus_samples (prometheus.h): "<series>\t<job or \N>\t
+ *     <ms>:<value> ..." (values scaled by field's shift, NaN and infinities
+ *     skipped and counted, at most AT_PROM_LINE_SAMPLES a line, times
+ *     strictly increasing within a series), then "!end\t\N\t<series>
+ *     <samples> <skipped>"; on an error "!error\t\N\t<message>", the
+ *     message as COPY text.
+ *   series mode: the body of /api/v1/series: "<series>\t<job or \N>" per series.
+ * Every series must be field's (__name__), with a host and a GPU label
+ * making a series name (at_prom_series_name) and a valid job label if any.
+ */
+typedef int (*at_pc_write) (void *arg, const char *s, size_t n);
+typedef struct at_pc at_pc;
+
+typedef struct at_pc_options
+{
+	int			samples_mode;	/* else series */
+	const char *dcgm;			/* the DCGM field, from at_prom_fields */
+	const char *host_label;		/* NULL: Hostname */
+	const char *gpu_label;		/* NULL: gpu */
+	const char *job_label;		/* NULL: hpc_job */
+	at_pc_write write;
+	void	   *arg;
+} at_pc_options;
+
+/* The exit statuses of at_pc_end, the converter's. */
+#define AT_PC_OK 0
+#define AT_PC_FAILED 1			/* the message: on stderr; samples mode wrote an !error line */
+#define AT_PC_RETRY 3			/* a Prometheus timeout or too many samples: nothing was written */
+
+/* NULL when dcgm is no field or without memory. */
+extern at_pc *at_pc_new(const at_pc_options *o);
+extern void at_pc_free(at_pc *c);
+
+/* The next chunk of the body: 0, or non-zero when the conversion stopped (then at_pc_end). */
+extern int	at_pc_feed(at_pc *c, const char *buf, size_t len);
+
+/*
+ * The body ended (or stopped): checks it, writes the !end or !error line
+ * and returns the exit status.  A status "error" is AT_PC_RETRY when its
+ * errorType is "timeout" or its error says "query processing would load
+ * too many samples" and nothing was written, else AT_PC_FAILED.
+ * why, when not NULL, fails the conversion with that message (a read error).
+ */
+extern int	at_pc_end(at_pc *c, const char *why);
+
+/* What failed, or "" */
+extern const char *at_pc_message(const at_pc *c);
+
+/* The counts so far: series, samples written, samples skipped. */
+extern void at_pc_counts(const at_pc *c, long long *series, long long *samples, long long *skipped);
 
 #endif

@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "prometheus.h"
 #include "prometheus_json.h"
 #include "tap.h"
 
@@ -424,9 +425,259 @@ test_errors(void)
 	}
 }
 
+
+/* ---- the converter ---- */
+
+typedef struct sink
+{
+	char	   *buf;
+	size_t		len,
+				cap;
+	int			fail_at;		/* fail the n-th write (0: never) */
+	int			writes;
+} sink;
+
+static int
+sink_write(void *arg, const char *s, size_t n)
+{
+	sink	   *k = arg;
+
+	if (k->fail_at && ++k->writes >= k->fail_at)
+		return 1;
+	if (k->len + n + 1 > k->cap)
+	{
+		k->cap = (k->len + n + 1) * 2;
+		k->buf = realloc(k->buf, k->cap);
+	}
+	memcpy(k->buf + k->len, s, n);
+	k->len += n;
+	k->buf[k->len] = '\0';
+	return 0;
+}
+
+/* body through the converter, in chunks of step bytes (0: whole); the output in k */
+static int
+convert(int samples, const char *dcgm, const char *host_label, const char *body, size_t step, sink *k, char *msg)
+{
+	at_pc_options o = {samples, dcgm, host_label, NULL, NULL, sink_write, k};
+	at_pc	   *c = at_pc_new(&o);
+	size_t		len = strlen(body);
+	int			rc;
+
+	k->len = 0;
+	k->writes = 0;
+	if (k->buf)
+		k->buf[0] = '\0';
+	for (size_t from = 0; from < len;)
+	{
+		size_t		n = step && len - from > step ? step : len - from;
+
+		if (at_pc_feed(c, body + from, n))
+			break;
+		from += n;
+	}
+	rc = at_pc_end(c, NULL);
+	snprintf(msg, 512, "%s", at_pc_message(c));
+	at_pc_free(c);
+	return rc;
+}
+
+#define Q(x) "{\"status\":\"success\",\"data\":{\"resultType\":\"matrix\",\"result\":[" x "]}}"
+#define M(labels, values) "{\"metric\":{\"__name__\":\"DCGM_FI_PROF_SM_ACTIVE\"," labels "},\"values\":[" values "]}"
+
+static void
+converts(const char *name, int samples, const char *body, int want_rc, const char *want_out, const char *want_msg)
+{
+	static sink k;
+	char		msg[512];
+	int			rc = convert(samples, "DCGM_FI_PROF_SM_ACTIVE", NULL, body, 0, &k, msg);
+	char	   *whole = malloc(k.len + 1);
+	int			rc1;
+
+	memcpy(whole, k.buf ? k.buf : "", k.len);
+	whole[k.len] = '\0';
+	rc1 = convert(samples, "DCGM_FI_PROF_SM_ACTIVE", NULL, body, 1, &k, msg);
+
+	CHECK(rc == want_rc && rc1 == rc && strcmp(whole, want_out) == 0 && strcmp(k.buf ? k.buf : "", whole) == 0 &&
+		  strstr(msg, want_msg) != NULL, "convert %s", name);
+	if (!(rc == want_rc && strcmp(whole, want_out) == 0 && strstr(msg, want_msg) != NULL))
+		printf("# got %d [%s] %s\n", rc, whole, msg);
+	free(whole);
+}
+
+static void
+test_convert(void)
+{
+	static sink k;
+	char		msg[512];
+	char	   *big;
+	size_t		n;
+	at_pc_options bad = {1, "DCGM_FI_DEV_XID_ERRORS", NULL, NULL, NULL, sink_write, &k};
+
+	converts("samples", 1,
+			 Q(M("\"Hostname\":\"node01\",\"gpu\":\"0\",\"hpc_job\":\"4242\"",
+				 "[1688169600.123,\"0.537\"],[1688169615,\"NaN\"],[1688169630,\"1e-05\"],[1688169645,\"1\"],[1688169660,\"-Inf\"]")
+			   "," "{\"values\":[[1,\"0.005\"]],\"metric\":{\"gpu\":\"1\",\"Hostname\":\"node01\",\"__name__\":\"DCGM_FI_PROF_SM_ACTIVE\"}}"
+			   "," M("\"Hostname\":\"n\",\"gpu\":\"2\"", "")),
+			 0,
+			 "node01-gpu0\t4242\t1688169600123:53.7 1688169630000:0.001 1688169645000:100\n"
+			 "node01-gpu1\t\\N\t1000:0.5\n!end\t\\N\t3 4 2\n", "");
+	converts("empty result", 1, Q(""), 0, "!end\t\\N\t0 0 0\n", "");
+	converts("only NaN", 1, Q(M("\"Hostname\":\"n\",\"gpu\":\"2\"", "[1,\"NaN\"]")), 0, "!end\t\\N\t1 0 1\n", "");
+	converts("series", 0,
+			 "{\"status\":\"success\",\"data\":[{\"__name__\":\"DCGM_FI_PROF_SM_ACTIVE\",\"Hostname\":\"n1\",\"gpu\":\"3\",\"hpc_job\":\"7\"},"
+			 "{\"gpu\":\"4\",\"Hostname\":\"n1\",\"__name__\":\"DCGM_FI_PROF_SM_ACTIVE\",\"UUID\":\"GPU-1\"}]}",
+			 0, "n1-gpu3\t7\nn1-gpu4\t\\N\n", "");
+	converts("series, empty", 0, "{\"status\":\"success\",\"data\":[]}", 0, "", "");
+	converts("timeout", 1, "{\"status\":\"error\",\"errorType\":\"timeout\",\"error\":\"query timed out in expression evaluation\"}",
+			 AT_PC_RETRY, "", "Prometheus answered an error (errorType timeout): query timed out");
+	converts("too many samples", 1,
+			 "{\"status\":\"error\",\"errorType\":\"execution\",\"error\":\"query processing would load too many samples into memory in query execution\"}",
+			 AT_PC_RETRY, "", "errorType execution");
+	converts("too many samples, series mode", 0,
+			 "{\"status\":\"error\",\"errorType\":\"execution\",\"error\":\"query processing would load too many samples into memory\"}",
+			 AT_PC_RETRY, "", "errorType execution");
+	converts("other error, escaped", 1, "{\"status\":\"error\",\"errorType\":\"bad_data\",\"error\":\"bad\\t\\\\ \\n\\r\\u0001x\"}",
+			 AT_PC_FAILED,
+			 "!error\t\\N\tPrometheus answered an error (errorType bad_data): bad\\t\\\\ \\n\\r\\\\x01x\n", "bad_data");
+	converts("error without errorType", 1, "{\"status\":\"error\"}", AT_PC_FAILED,
+			 "!error\t\\N\tPrometheus answered an error (errorType none): \n", "errorType none");
+	converts("error with data ignored", 1, "{\"status\":\"error\",\"errorType\":\"timeout\",\"data\":{\"resultType\":\"matrix\",\"result\":["
+			 M("\"Hostname\":\"n\",\"gpu\":\"2\"", "[1,\"1\"]") "]}}", AT_PC_RETRY, "", "timeout");
+	converts("status error after data", 1, "{\"data\":{\"resultType\":\"matrix\",\"result\":["
+			 M("\"Hostname\":\"n\",\"gpu\":\"2\"", "[1,\"1\"]") "]},\"status\":\"error\"}", AT_PC_FAILED,
+			 "n-gpu2\t\\N\t1000:100\n!error\t\\N\tPrometheus answered status error after its data\n", "after its data");
+	converts("other status", 1, "{\"status\":\"partial\"}", AT_PC_FAILED,
+			 "!error\t\\N\tPrometheus answered with status \"partial\", neither success nor error\n", "partial");
+	converts("no status", 1, "{\"data\":{\"resultType\":\"matrix\",\"result\":[]}}", AT_PC_FAILED,
+			 "!error\t\\N\tthe Prometheus response has no \"status\"\n", "no \"status\"");
+	converts("no data", 1, "{\"status\":\"success\"}", AT_PC_FAILED, "!error\t\\N\tthe Prometheus response has no \"data\"\n", "no \"data\"");
+	converts("no resultType", 1, "{\"status\":\"success\",\"data\":{\"result\":[]}}", AT_PC_FAILED,
+			 "!error\t\\N\tthe Prometheus response has no \"resultType\"\n", "no \"resultType\"");
+	converts("vector", 1, "{\"status\":\"success\",\"data\":{\"resultType\":\"vector\",\"result\":[]}}", AT_PC_FAILED,
+			 "!error\t\\N\tPrometheus answered resultType \"vector\", not matrix (the query must be a range selector, METRIC[<range>])\n", "vector");
+	converts("a list in samples mode", 1, "{\"status\":\"success\",\"data\":[]}", AT_PC_FAILED,
+			 "!error\t\\N\tPrometheus answered a list (the body of /api/v1/series?), not a query's matrix\n", "a list");
+	converts("a matrix in series mode", 0, Q(""), AT_PC_FAILED, "", "not the list of /api/v1/series");
+	converts("truncated", 1, "{\"status\":\"success\",\"data\":{\"resultType\":\"matrix\",\"result\":[", AT_PC_FAILED,
+			 "!error\t\\N\tthe Prometheus response is not what was expected: truncated JSON at byte 60: the body ends before its last '}' or ']'\n",
+			 "truncated JSON");
+	converts("malformed", 1, "<html>500</html>", AT_PC_FAILED,
+			 "!error\t\\N\tthe Prometheus response is not what was expected: invalid JSON at byte 0: a value is expected\n", "invalid JSON");
+	converts("another metric", 1, Q("{\"metric\":{\"__name__\":\"DCGM_FI_DEV_GPU_UTIL\",\"Hostname\":\"n\",\"gpu\":\"1\"},\"values\":[]}"),
+			 AT_PC_FAILED,
+			 "!error\t\\N\tseries {__name__=\"DCGM_FI_DEV_GPU_UTIL\", Hostname=\"n\", gpu=\"1\"} is not of metric DCGM_FI_PROF_SM_ACTIVE\n",
+			 "is not of metric");
+	converts("no __name__", 1, Q("{\"metric\":{\"Hostname\":\"n\",\"gpu\":\"1\"},\"values\":[]}"), AT_PC_FAILED,
+			 "!error\t\\N\tseries {Hostname=\"n\", gpu=\"1\"} is not of metric DCGM_FI_PROF_SM_ACTIVE\n", "is not of metric");
+	converts("no host", 1, Q(M("\"instance\":\"x:9400\",\"gpu\":\"1\"", "")), AT_PC_FAILED,
+			 "!error\t\\N\tseries {__name__=\"DCGM_FI_PROF_SM_ACTIVE\", instance=\"x:9400\", gpu=\"1\"} has no Hostname label (the host; --host-label names another)\n",
+			 "has no Hostname label");
+	converts("no gpu", 0, "{\"status\":\"success\",\"data\":[{\"__name__\":\"DCGM_FI_PROF_SM_ACTIVE\",\"Hostname\":\"n\"}]}", AT_PC_FAILED, "",
+			 "has no gpu label");
+	converts("bad host", 1, Q(M("\"Hostname\":\"a b\",\"gpu\":\"1\"", "")), AT_PC_FAILED,
+			 "!error\t\\N\tseries {__name__=\"DCGM_FI_PROF_SM_ACTIVE\", Hostname=\"a b\", gpu=\"1\"}: its Hostname label is not a host name (1 to 200 of A-Z a-z 0-9 . _ : -)\n",
+			 "not a host name");
+	converts("bad gpu", 1, Q(M("\"Hostname\":\"n\",\"gpu\":\"01\"", "")), AT_PC_FAILED,
+			 "!error\t\\N\tseries {__name__=\"DCGM_FI_PROF_SM_ACTIVE\", Hostname=\"n\", gpu=\"01\"}: its gpu label is not a GPU index (0 to 9999, no sign or leading zero)\n",
+			 "not a GPU index");
+	converts("bad job", 1, Q(M("\"Hostname\":\"n\",\"gpu\":\"1\",\"hpc_job\":\"a\\tb\\\\\"", "")), AT_PC_FAILED,
+			 "!error\t\\N\tseries {__name__=\"DCGM_FI_PROF_SM_ACTIVE\", Hostname=\"n\", gpu=\"1\", hpc_job=\"a\\\\x09b\\\\\\\\\"}: its hpc_job label is not a job id (1 to 64 printable ASCII characters, no blank, backslash or quote)\n",
+			 "not a job id");
+	converts("bad value", 1, Q(M("\"Hostname\":\"n\",\"gpu\":\"1\"", "[1,\"1\"],[2,\"x\\\"y\"]")), AT_PC_FAILED,
+			 "!error\t\\N\tseries {__name__=\"DCGM_FI_PROF_SM_ACTIVE\", Hostname=\"n\", gpu=\"1\"}: the value \"x\\\\\"y\" at 2 is not a finite decimal number (of at most 64 bytes, within float8's range)\n",
+			 "not a finite decimal");
+	converts("overflow", 1, Q(M("\"Hostname\":\"n\",\"gpu\":\"1\"", "[1,\"1.7e307\"]")), AT_PC_FAILED,
+			 "!error\t\\N\tseries {__name__=\"DCGM_FI_PROF_SM_ACTIVE\", Hostname=\"n\", gpu=\"1\"}: the value \"1.7e307\" at 1 is not a finite decimal number (of at most 64 bytes, within float8's range)\n",
+			 "1.7e307");
+	converts("bad time", 1, Q(M("\"Hostname\":\"n\",\"gpu\":\"1\"", "[1e9,\"1\"]")), AT_PC_FAILED,
+			 "!error\t\\N\tseries {__name__=\"DCGM_FI_PROF_SM_ACTIVE\", Hostname=\"n\", gpu=\"1\"}: the time 1e9 is not Unix seconds with at most 3 decimals, from 1970 to 9999\n",
+			 "the time 1e9");
+	converts("negative time", 1, Q(M("\"Hostname\":\"n\",\"gpu\":\"1\"", "[-1,\"1\"]")), AT_PC_FAILED,
+			 "!error\t\\N\tseries {__name__=\"DCGM_FI_PROF_SM_ACTIVE\", Hostname=\"n\", gpu=\"1\"}: the time -1 is not Unix seconds with at most 3 decimals, from 1970 to 9999\n",
+			 "the time -1");
+	converts("time order", 1, Q(M("\"Hostname\":\"n\",\"gpu\":\"1\"", "[2,\"1\"],[2,\"1\"]")), AT_PC_FAILED,
+			 "!error\t\\N\tseries {__name__=\"DCGM_FI_PROF_SM_ACTIVE\", Hostname=\"n\", gpu=\"1\"}: the time 2 does not follow the previous sample's\n",
+			 "does not follow");
+	converts("time order after NaN", 1, Q(M("\"Hostname\":\"n\",\"gpu\":\"1\"", "[2,\"NaN\"],[1,\"1\"]")), AT_PC_FAILED,
+			 "!error\t\\N\tseries {__name__=\"DCGM_FI_PROF_SM_ACTIVE\", Hostname=\"n\", gpu=\"1\"}: the time 1 does not follow the previous sample's\n",
+			 "does not follow");
+	converts("a sample in series mode is ignored", 0,
+			 "{\"status\":\"success\",\"data\":[{\"__name__\":\"DCGM_FI_PROF_SM_ACTIVE\",\"Hostname\":\"n\",\"gpu\":\"0\"}]}", 0, "n-gpu0\t\\N\n", "");
+
+	/* --host-label */
+	CHECK(convert(1, "DCGM_FI_PROF_SM_ACTIVE", "instance", Q(M("\"instance\":\"x:9400\",\"gpu\":\"1\"", "[1,\"1\"]")), 0, &k, msg) == 0 &&
+		  strcmp(k.buf, "x:9400-gpu1\t\\N\t1000:100\n!end\t\\N\t1 1 0\n") == 0, "--host-label instance");
+	CHECK(at_pc_new(&bad) == NULL, "a field acmetrace does not read");
+
+	/* lines of AT_PROM_LINE_SAMPLES: 10,000 samples are 3 lines, times continuing */
+	big = malloc(400000);
+	n = (size_t) sprintf(big, "{\"status\":\"success\",\"data\":{\"resultType\":\"matrix\",\"result\":["
+						 "{\"metric\":{\"__name__\":\"DCGM_FI_DEV_GPU_UTIL\",\"Hostname\":\"h\",\"gpu\":\"0\"},\"values\":[");
+	for (int i = 0; i < 10000; i++)
+		n += (size_t) sprintf(big + n, "%s[%d.5,\"%d\"]", i ? "," : "", 1000 + i, i % 101);
+	sprintf(big + n, "]}]}}");
+	{
+		int			rc = convert(1, "DCGM_FI_DEV_GPU_UTIL", NULL, big, 4093, &k, msg);
+		int			lines = 0,
+					ok = rc == 0,
+					total = 0;
+		int64_t		prev = -1;
+
+		for (char *line = k.buf; ok && line && *line; line = strchr(line, '\n') ? strchr(line, '\n') + 1 : NULL)
+		{
+			char	   *end = strchr(line, '\n');
+			const char *p;
+			int64_t		ms;
+			double		v;
+			int			cnt = 0,
+						r;
+
+			if (strncmp(line, "!end\t", 5) == 0)
+			{
+				ok = strncmp(line, "!end\t\\N\t1 10000 0\n", 18) == 0;
+				break;
+			}
+			lines++;
+			ok = strncmp(line, "h-gpu0\t\\N\t", 10) == 0;
+			p = line + 10;
+			while (ok && (r = at_prom_sample_next(&p, end, &ms, &v)) == 1)
+			{
+				ok = ms > prev && v == (double) ((ms - 1000500) / 1000 % 101);
+				prev = ms;
+				cnt++;
+			}
+			ok = ok && r == 0 && cnt <= AT_PROM_LINE_SAMPLES;
+			total += cnt;
+		}
+		CHECK(ok && lines == 3 && total == 10000, "10,000 samples in 3 lines of at most %d (%d lines, %d samples, %s)",
+			  AT_PROM_LINE_SAMPLES, lines, total, msg);
+	}
+	free(big);
+
+	/* a failing write stops the conversion */
+	k.fail_at = 1;
+	CHECK(convert(1, "DCGM_FI_PROF_SM_ACTIVE", NULL, Q(M("\"Hostname\":\"n\",\"gpu\":\"1\"", "[1,\"1\"]")), 0, &k, msg) == AT_PC_FAILED &&
+		  strcmp(msg, "cannot write the output") == 0, "a write fails: %s", msg);
+	k.fail_at = 0;
+	{
+		at_pc_options o = {1, "DCGM_FI_DEV_GPU_UTIL", NULL, NULL, NULL, sink_write, &k};
+		at_pc	   *c = at_pc_new(&o);
+
+		k.len = 0;
+		CHECK(at_pc_feed(c, "{\"status\":", 10) == 0 && at_pc_end(c, "cannot read standard input: Input/output error") == AT_PC_FAILED &&
+			  strcmp(k.buf, "!error\t\\N\tcannot read standard input: Input/output error\n") == 0, "a read error");
+		at_pc_free(c);
+	}
+	free(k.buf);
+	k.buf = NULL;
+	k.cap = 0;
+}
+
 void
 test_prometheus_json(void)
 {
 	test_bodies();
 	test_errors();
+	test_convert();
 }
