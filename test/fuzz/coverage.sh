@@ -55,8 +55,8 @@ for t in $targets; do
 	LLVM_PROFILE_FILE="$out/$t.profraw" "$out/fuzz_$t" -runs=0 "$corpus" > "$out/$t.log" 2>&1
 	"$bin/llvm-profdata" merge -sparse "$out/$t.profraw" -o "$out/$t.profdata"
 	"$bin/llvm-cov" report "$out/fuzz_$t" -instr-profile="$out/$t.profdata" $core |
-		awk -v t="$t" -v n="$(ls "$corpus" | wc -l)" '$1 ~ /\.c$/ {
-			printf "%-14s %-22s lines %s, branches %s (%s corpus files)\n", t, $1, $10, $13, n }'
+		awk -v t="$t" -v f="$core" -v n="$(ls "$corpus" | wc -l)" '$1 ~ /\.c$/ {
+			printf "%-14s %-22s lines %s, branches %s (%s corpus files)\n", t, index(f, " ") ? $1 : f, $10, $13, n }'
 	"$bin/llvm-cov" report -show-functions "$out/fuzz_$t" -instr-profile="$out/$t.profdata" $core |
 		awk -v want=" $(entries_of "$t") " 'index(want, " " $1 " ") {
 			printf "%-14s   %-35s lines %s, branches %s\n", "", $1, $7, $8 == 0 ? "(none)" : $10 }'
