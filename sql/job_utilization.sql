@@ -185,6 +185,24 @@ SELECT * FROM acmetrace.job_utilization('jobu', 'FB_USED');
 SELECT * FROM acmetrace.job_utilization('Jobu');
 SELECT count(*) AS no_metric_anywhere FROM acmetrace.job_utilization(NULL, 'FB_USED');
 SELECT count(*) AS quoted_metric FROM acmetrace.job_utilization('jobu', 'GPU_UTIL''; DROP TABLE acmetrace.jobs; --');
+-- Infinite times (jobs cannot hold them; label spans can): a span from
+-- -infinity to infinity of a job without start or end reads every sample
+-- of its series, one at infinity none.
+CREATE TEMP TABLE before_inf AS SELECT * FROM acmetrace.job_utilization('jobu');
+UPDATE acmetrace.utilization_jobs SET first_ts = '-infinity', last_ts = 'infinity' WHERE job_id = 'unstarted_label';
+SELECT job_id, samples FROM acmetrace.job_utilization('jobu') WHERE job_id = 'unstarted_label';
+UPDATE acmetrace.utilization_jobs SET first_ts = 'infinity', last_ts = 'infinity' WHERE job_id = 'unstarted_label';
+SELECT count(*) AS at_infinity FROM acmetrace.job_utilization('jobu') WHERE job_id = 'unstarted_label';
+UPDATE acmetrace.utilization_jobs SET first_ts = '2023-07-02 01:00+00', last_ts = '2023-07-02 01:10+00'
+ WHERE job_id = 'unstarted_label';
+-- The same answer whatever join the planner picks.
+SET enable_hashjoin = off;
+SET enable_mergejoin = off;
+SELECT count(*) AS differs_under_nested_loops
+  FROM ((SELECT * FROM before_inf EXCEPT ALL SELECT * FROM acmetrace.job_utilization('jobu'))
+        UNION ALL (SELECT * FROM acmetrace.job_utilization('jobu') EXCEPT ALL SELECT * FROM before_inf)) d;
+RESET enable_hashjoin;
+RESET enable_mergejoin;
 -- A NodeList that is not a host list is an error naming it (sacct never
 -- writes one); fixed, the job is matched again.
 UPDATE acmetrace.slurm_jobs SET nodelist = 'n[02-' WHERE job_id = 'nodes';
