@@ -13,6 +13,11 @@ SET acmetrace.metric = 'gpu_util';
 INSERT INTO acmetrace.utilization_lines SELECT * FROM acmetrace.generate_util(4, 100, 3);
 RESET acmetrace.metric;
 RESET acmetrace.cluster;
+-- a job on one of those GPUs while they were sampled (job_utilization)
+INSERT INTO acmetrace.jobs (cluster, job_id, type, state, gpu_num, submit_time, start_time, end_time)
+VALUES ('alpha', 'sampled', 'Eval', 'COMPLETED', 1, '2023-07-01 00:00+00', '2023-07-01 00:00+00', '2023-07-01 00:10+00');
+INSERT INTO acmetrace.job_gpus
+SELECT 'alpha', 'sampled', ARRAY[min(series)] FROM acmetrace.utilization_blocks WHERE cluster = 'alpha';
 
 -- 1. The public schema holds no internal helper, and every function with a
 -- cluster parameter has it first.
@@ -43,6 +48,7 @@ INSERT INTO null_means VALUES
   ('gpu_time_lost_weekly', 'every cluster', 'gpu_time_lost_weekly(%L)'),
   ('helios_cluster_log_csv', '22004', 'helios_cluster_log_csv(%L)'),
   ('job_features', '22004', 'job_features(%L)'),
+  ('job_utilization', 'every cluster', 'job_utilization(%L)'),
   ('load_generated', 'not an analysis: it creates the cluster', NULL),
   ('predict_gbdt', '22004', 'predict_gbdt(%L, ''2000-01-01'')'),
   ('predict_history', '22004', 'predict_history(%L)'),
@@ -88,7 +94,7 @@ SELECT m.fn,
        v.outcome ~ '^rows [1-9]' AS loaded_gives_rows,
        m.null_means, n.outcome AS with_null, n.context IS NULL AS null_no_context,
        CASE WHEN m.null_means <> 'every cluster' THEN n.outcome = m.null_means
-            WHEN m.fn LIKE 'util\_%' THEN n.outcome = v.outcome  -- only alpha holds samples
+            WHEN m.fn LIKE 'util\_%' OR m.fn = 'job_utilization' THEN n.outcome = v.outcome  -- only alpha holds samples
             ELSE n.outcome = a.outcome END AS null_as_documented
   FROM null_means m,
        LATERAL pg_temp.try('SELECT * FROM acmetrace.' || format(m.call, 'nope')) u,
@@ -132,7 +138,8 @@ SELECT q.cluster, q.jobs = (SELECT count(*) FROM acmetrace.jobs j WHERE j.cluste
   FROM acmetrace.queue_percentiles(NULL) q WHERE q.type IS NULL;
 
 -- 4. Readable numbers: the float8 columns public analyses still return are
--- the thresholds, edges and bounds people pass in; every share is *_pct.
+-- the thresholds, edges and bounds people pass in, and job_utilization's
+-- per-job mean and median (what its CDFs are drawn from); every share is *_pct.
 SELECT p.proname, a.name, a.type
   FROM pg_proc p
   JOIN pg_depend d ON d.classid = 'pg_proc'::regclass AND d.objid = p.oid AND d.deptype = 'e',

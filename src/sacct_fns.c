@@ -11,6 +11,10 @@
  * other malformed field; a hint says what the field takes.  Times are
  * returned as timestamp without time zone, made by PostgreSQL's
  * tm2timestamp; the caller puts them in the cluster's zone.
+ *
+ * acmetrace_internal.hostlist_expand(text) -> text[]: a NodeList
+ * (node[01-04,07]) as its hosts, by at_sacct_hostlist; malformed 22P02,
+ * more than HOSTLIST_MAX hosts 54000, both naming the list.
  */
 #include "postgres.h"
 
@@ -28,6 +32,10 @@
 #include "sacct.h"
 
 PG_FUNCTION_INFO_V1(acmetrace_sacct_parse);
+PG_FUNCTION_INFO_V1(acmetrace_hostlist_expand);
+
+/* The most hosts one host list may name (a cluster's NodeList). */
+#define HOSTLIST_MAX 100000
 
 /* the columns of acmetrace_internal.sacct_row */
 enum
@@ -193,4 +201,46 @@ acmetrace_sacct_parse(PG_FUNCTION_ARGS)
 	n[COL_TIMELIMIT_S] = !r.has_timelimit;
 	v[COL_NODELIST] = text_of(r.nodelist, &n[COL_NODELIST]);
 	PG_RETURN_DATUM(HeapTupleGetDatum(heap_form_tuple(row_desc(fcinfo), v, n)));
+}
+
+static int
+add_host(void *arg, const char *host, size_t len)
+{
+	ArrayBuildState *st = (ArrayBuildState *) arg;
+
+	accumArrayResult(st, PointerGetDatum(cstring_to_text_with_len(host, (int) len)), false, TEXTOID,
+					 CurrentMemoryContext);
+	return 0;
+}
+
+/* (nodelist text) strict: the hosts, in order, duplicates kept. */
+Datum
+acmetrace_hostlist_expand(PG_FUNCTION_ARGS)
+{
+	text	   *t = PG_GETARG_TEXT_PP(0);
+	const char *s = VARDATA_ANY(t);
+	size_t		len = VARSIZE_ANY_EXHDR(t);
+	ArrayBuildState *st = initArrayResult(TEXTOID, CurrentMemoryContext, false);
+	uint64		count;
+	const char *what;
+	size_t		at;
+	int			rc = at_sacct_hostlist(s, len, HOSTLIST_MAX, add_host, st, &count, &what, &at);
+
+	if (rc != AT_SACCT_HOSTLIST_OK)
+	{
+		int			shown = pg_mbcliplen(s, (int) Min(len, (size_t) 1024), 64);
+		char	   *list = psprintf("\"%.*s%s\"", shown, s, (size_t) shown < len ? "..." : "");
+
+		if (rc == AT_SACCT_HOSTLIST_TOO_MANY)
+			at_raise_plain(ERRCODE_PROGRAM_LIMIT_EXCEEDED,
+						   psprintf("Slurm host list %s names " UINT64_FORMAT " hosts, more than %d", list, count,
+									HOSTLIST_MAX),
+						   NULL, "A NodeList names the nodes of one job; check the slurm_jobs row.");
+		at_raise_plain(ERRCODE_INVALID_TEXT_REPRESENTATION,
+					   psprintf("invalid Slurm host list %s: %s at byte %zu", list, what, at + 1), NULL,
+					   "A host list is names separated by commas, each with bracket groups of numbers and ranges: node[01-04,07],gpu-a.");
+	}
+	if (count == 0)
+		PG_RETURN_ARRAYTYPE_P(construct_empty_array(TEXTOID));
+	PG_RETURN_DATUM(makeArrayResult(st, CurrentMemoryContext));
 }

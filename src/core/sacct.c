@@ -631,3 +631,284 @@ at_sacct_message(const at_sacct_error *err, size_t value_max, char *buf, size_t 
 
 	return w < 0 ? 0 : (size_t) w;
 }
+
+/* ---- Slurm host lists (NodeList) ---- */
+
+/* One item of a bracket group: a number or a range lo-hi. */
+typedef struct hl_item
+{
+	uint64_t	lo,
+				hi;
+	size_t		width;			/* digits of lo as written: the padding */
+	size_t		next;			/* offset of the next item, or the group's ']' */
+} hl_item;
+
+/* One host of the list: s[start, end) with its bracket groups' contents. */
+typedef struct hl_host
+{
+	size_t		start,
+				end;
+	int			ngroups;
+	size_t		gs[AT_SACCT_HOSTLIST_GROUPS],	/* after the '[' */
+				ge[AT_SACCT_HOSTLIST_GROUPS];	/* at the ']' */
+} hl_host;
+
+#define HL_DIGITS 18
+
+/* The digits at s[*p, e): at most HL_DIGITS, at least one. */
+static const char *
+hl_number(const char *s, size_t *p, size_t e, uint64_t *v, size_t *width)
+{
+	size_t		q = *p;
+
+	while (q < e && is_digit(s[q]))
+		q++;
+	if (q == *p)
+		return "a bracket group item that is not a number or a range a-b";
+	if (q - *p > HL_DIGITS)
+		return "a number of more than 18 digits";
+	(void) number(s + *p, q - *p, UINT64_MAX, v);
+	*width = q - *p;
+	*p = q;
+	return NULL;
+}
+
+/* The item at s[p] of a group ending at e; on an error *at is where. */
+static const char *
+hl_item_at(const char *s, size_t p, size_t e, hl_item *it, size_t *at)
+{
+	const char *why;
+	size_t		w;
+
+	if ((why = hl_number(s, &p, e, &it->lo, &it->width)) != NULL)
+		goto bad;
+	it->hi = it->lo;
+	if (p < e && s[p] == '-')
+	{
+		p++;
+		if ((why = hl_number(s, &p, e, &it->hi, &w)) != NULL)
+			goto bad;
+		if (it->hi < it->lo)
+		{
+			why = "a range whose end is below its start";
+			goto bad;
+		}
+	}
+	if (p < e && s[p] != ',')
+	{
+		why = "a bracket group holding something other than digits, '-' and ','";
+		goto bad;
+	}
+	if (p < e && ++p == e)
+	{
+		why = "an empty item at the end of a bracket group";
+		goto bad;
+	}
+	it->next = p;
+	return NULL;
+bad:
+	*at = p;
+	return why;
+}
+
+static uint64_t
+hl_sat_add(uint64_t a, uint64_t b)
+{
+	return a > UINT64_MAX - b ? UINT64_MAX : a + b;
+}
+
+static uint64_t
+hl_sat_mul(uint64_t a, uint64_t b)
+{
+	return b != 0 && a > UINT64_MAX / b ? UINT64_MAX : a * b;
+}
+
+static size_t
+hl_digits(uint64_t v)
+{
+	size_t		n = 1;
+
+	while (v >= 10)
+	{
+		v /= 10;
+		n++;
+	}
+	return n;
+}
+
+/*
+ * The host starting at s[p]: its extent and groups, each group checked;
+ * *hosts its host count (saturated).  On an error *at is where.
+ */
+static const char *
+hl_host_at(const char *s, size_t len, size_t p, hl_host *h, uint64_t *hosts, size_t *at)
+{
+	size_t		bytes = 0;		/* the longest host it writes */
+
+	h->start = p;
+	h->ngroups = 0;
+	*hosts = 1;
+	for (; p < len && s[p] != ','; p++)
+	{
+		unsigned char c = (unsigned char) s[p];
+
+		if (c == ']')
+			return *at = p, "a ']' without its '['";
+		if (c <= ' ')
+			return *at = p, "a blank or control character";
+		if (c != '[')
+		{
+			bytes++;
+			continue;
+		}
+		if (h->ngroups == AT_SACCT_HOSTLIST_GROUPS)
+			return *at = p, "more than 8 bracket groups in one host name";
+		h->gs[h->ngroups] = ++p;
+		while (p < len && s[p] != ']' && s[p] != '[')
+			p++;
+		if (p == len)
+			return *at = p, "a '[' without its ']'";
+		if (s[p] == '[')
+			return *at = p, "a '[' inside a bracket group";
+		h->ge[h->ngroups] = p;
+		{
+			size_t		q = h->gs[h->ngroups],
+						widest = 0;
+			uint64_t	n = 0;
+			hl_item		it;
+			const char *why;
+
+			do
+			{
+				if ((why = hl_item_at(s, q, p, &it, at)) != NULL)
+					return why;
+				n = hl_sat_add(n, it.hi - it.lo + 1 == 0 ? UINT64_MAX : it.hi - it.lo + 1);
+				widest = it.width > widest ? it.width : widest;
+				widest = hl_digits(it.hi) > widest ? hl_digits(it.hi) : widest;
+				q = it.next;
+			} while (q < p);
+			*hosts = hl_sat_mul(*hosts, n);
+			bytes += widest;
+		}
+		h->ngroups++;
+	}
+	h->end = p;
+	if (p == h->start)
+		return *at = p, "an empty host name";
+	if (bytes > AT_SACCT_HOST_MAX)
+		return *at = h->start, "a host name of more than 255 bytes";
+	return NULL;
+}
+
+/* v written with at least width digits, zero-padded, at buf; returns the bytes */
+static size_t
+hl_format(uint64_t v, size_t width, char *buf)
+{
+	char		tmp[24];
+	size_t		n = 0,
+				k = 0;
+
+	do
+	{
+		tmp[n++] = (char) ('0' + v % 10);
+		v /= 10;
+	} while (v > 0);
+	for (; width > n; width--)
+		buf[k++] = '0';
+	while (n > 0)
+		buf[k++] = tmp[--n];
+	return k;
+}
+
+/* Every host of h, the last group varying fastest. */
+static int
+hl_emit(const char *s, const hl_host *h, at_sacct_host_fn emit, void *arg)
+{
+	hl_item		cur[AT_SACCT_HOSTLIST_GROUPS];
+	uint64_t	val[AT_SACCT_HOSTLIST_GROUPS];
+	char		buf[AT_SACCT_HOST_MAX + 1];
+	size_t		at;
+	int			g,
+				rc;
+
+	for (g = 0; g < h->ngroups; g++)
+	{
+		(void) hl_item_at(s, h->gs[g], h->ge[g], &cur[g], &at);
+		val[g] = cur[g].lo;
+	}
+	for (;;)
+	{
+		size_t		n = 0,
+					from = h->start;
+
+		for (g = 0; g < h->ngroups; g++)
+		{
+			memcpy(buf + n, s + from, h->gs[g] - 1 - from);
+			n += h->gs[g] - 1 - from;
+			n += hl_format(val[g], cur[g].width, buf + n);
+			from = h->ge[g] + 1;
+		}
+		memcpy(buf + n, s + from, h->end - from);
+		n += h->end - from;
+		buf[n] = '\0';
+		if ((rc = emit(arg, buf, n)) != 0)
+			return rc;
+		for (g = h->ngroups - 1; g >= 0; g--)
+		{
+			if (val[g] < cur[g].hi)
+			{
+				val[g]++;
+				break;
+			}
+			if (cur[g].next < h->ge[g])
+			{
+				(void) hl_item_at(s, cur[g].next, h->ge[g], &cur[g], &at);
+				val[g] = cur[g].lo;
+				break;
+			}
+			/* past the group's last item: back to its first, carry */
+			(void) hl_item_at(s, h->gs[g], h->ge[g], &cur[g], &at);
+			val[g] = cur[g].lo;
+		}
+		if (g < 0)
+			return 0;
+	}
+}
+
+int
+at_sacct_hostlist(const char *s, size_t len, uint64_t max_hosts, at_sacct_host_fn emit, void *arg,
+				  uint64_t *count, const char **what, size_t *at)
+{
+	hl_host		h;
+	uint64_t	total = 0,
+				n;
+	size_t		p;
+	int			rc;
+
+	*count = 0;
+	*what = NULL;
+	*at = 0;
+	if (len == 0)
+		return AT_SACCT_HOSTLIST_OK;
+	/* check everything and count before the first host is written */
+	for (p = 0;; p = h.end + 1)
+	{
+		if ((*what = hl_host_at(s, len, p, &h, &n, at)) != NULL)
+			return AT_SACCT_HOSTLIST_INVALID;
+		total = hl_sat_add(total, n);
+		if (h.end == len)
+			break;
+	}
+	*count = total;
+	if (total > max_hosts)
+		return AT_SACCT_HOSTLIST_TOO_MANY;
+	for (p = 0;; p = h.end + 1)
+	{
+		(void) hl_host_at(s, len, p, &h, &n, at);
+		if ((rc = hl_emit(s, &h, emit, arg)) != 0)
+			return rc;
+		if (h.end == len)
+			break;
+	}
+	return AT_SACCT_HOSTLIST_OK;
+}

@@ -1,6 +1,7 @@
 /*
  * sacct.h: one record of Slurm's `sacct --parsable2` output, the 20 fields
- * of the documented --format (JobIDRaw ... NodeList), parsed and checked.
+ * of the documented --format (JobIDRaw ... NodeList), parsed and checked,
+ * and a NodeList expanded to its hosts (at_sacct_hostlist, at the end).
  *
  * Plain C, no PostgreSQL headers, no allocation: the fields are (pointer,
  * length) pairs that need no NUL, text results point into them, and every
@@ -200,5 +201,39 @@ extern int	at_sacct_parse_time(const char *s, size_t len, at_sacct_time *t);
 extern int	at_sacct_parse_timelimit(const char *s, size_t len, int *set, int64_t *seconds);
 extern void at_sacct_format_time(const at_sacct_time *t, char buf[20]);
 extern void at_sacct_format_elapsed(int64_t seconds, char buf[24]);
+
+/*
+ * Slurm host lists (NodeList): hosts separated by commas, each a name with
+ * up to AT_SACCT_HOSTLIST_GROUPS bracket groups of numbers and ranges
+ * (node[01-04,07], a,b, rack[1-2]n[1-3]-ib: every combination, the last
+ * group varying fastest).  A range a-b needs a <= b; a number is at most 18
+ * digits, and is written zero-padded to the width of the range's first
+ * number (node[08-10] is node08, node09, node10).  Names hold any byte but
+ * `[`, `]`, `,` and bytes up to space; a host is at most
+ * AT_SACCT_HOST_MAX bytes.  An empty list has no hosts.
+ *
+ * at_sacct_hostlist checks the whole list first and counts its hosts: on
+ * a malformed list it returns AT_SACCT_HOSTLIST_INVALID with *what naming
+ * the fault and *at its byte offset, on more than max_hosts hosts
+ * AT_SACCT_HOSTLIST_TOO_MANY, calling emit never.  Otherwise it calls
+ * emit(arg, host, len) for each host in order (host is NUL-terminated,
+ * valid during the call; a non-zero return stops the expansion and is
+ * returned) and returns AT_SACCT_HOSTLIST_OK with *count the hosts.
+ * No allocation.
+ */
+#define AT_SACCT_HOST_MAX 255
+#define AT_SACCT_HOSTLIST_GROUPS 8
+
+typedef enum at_sacct_hostlist_status
+{
+	AT_SACCT_HOSTLIST_OK = 0,
+	AT_SACCT_HOSTLIST_INVALID = -1,
+	AT_SACCT_HOSTLIST_TOO_MANY = -2
+} at_sacct_hostlist_status;
+
+typedef int (*at_sacct_host_fn) (void *arg, const char *host, size_t len);
+
+extern int	at_sacct_hostlist(const char *s, size_t len, uint64_t max_hosts, at_sacct_host_fn emit, void *arg,
+							  uint64_t *count, const char **what, size_t *at);
 
 #endif

@@ -550,6 +550,156 @@ test_messages(void)
 	}
 }
 
+/* ---- host lists ---- */
+
+static char hosts[4096];
+static size_t hosts_len;
+static int	stop_after;
+
+/* appends host and a space to hosts (each host copied to a buffer of its length) */
+static int
+collect(void *arg, const char *host, size_t len)
+{
+	char	   *copy = malloc(len + 1);
+
+	(void) arg;
+	memcpy(copy, host, len + 1);
+	if (strlen(copy) == len && hosts_len + len + 1 < sizeof(hosts))
+	{
+		memcpy(hosts + hosts_len, copy, len);
+		hosts_len += len;
+		hosts[hosts_len++] = ' ';
+		hosts[hosts_len] = '\0';
+	}
+	free(copy);
+	return stop_after > 0 && --stop_after == 0 ? 7 : 0;
+}
+
+/* the expansion of list (from a buffer of exactly its length), as "h1 h2 " */
+static int
+expand(const char *list, uint64_t max, uint64_t *count, const char **what, size_t *at)
+{
+	size_t		len = strlen(list);
+	char	   *copy = malloc(len ? len : 1);
+	int			rc;
+
+	memcpy(copy, list, len);
+	hosts_len = 0;
+	hosts[0] = '\0';
+	rc = at_sacct_hostlist(copy, len, max, collect, NULL, count, what, at);
+	free(copy);
+	return rc;
+}
+
+static void
+test_hostlist(void)
+{
+	static const struct
+	{
+		const char *list,
+				   *hosts;
+		uint64_t	count;
+	}			good[] = {
+		{"node01", "node01 ", 1},
+		{"node[01-04,07]", "node01 node02 node03 node04 node07 ", 5},
+		{"a,b", "a b ", 2},
+		{"prefix[1-3]suffix", "prefix1suffix prefix2suffix prefix3suffix ", 3},
+		{"n[8-10]", "n8 n9 n10 ", 3},
+		{"n[08-10]", "n08 n09 n10 ", 3},
+		{"n[001-2]", "n001 n002 ", 2},
+		{"rack[1-2]n[1,3]-ib", "rack1n1-ib rack1n3-ib rack2n1-ib rack2n3-ib ", 4},
+		{"x,gpu[2],y[5-5]", "x gpu2 y5 ", 3},
+		{"[1-2]", "1 2 ", 2},
+		{"10.140.1.29", "10.140.1.29 ", 1},
+		{"a-b_c.d", "a-b_c.d ", 1},
+		{"", "", 0},
+	};
+	static const struct
+	{
+		const char *list,
+				   *what;
+		size_t		at;
+	}			bad[] = {
+		{"a,,b", "an empty host name", 2},
+		{",a", "an empty host name", 0},
+		{"a,", "an empty host name", 2},
+		{"n[1-3", "a '[' without its ']'", 5},
+		{"n1-3]", "a ']' without its '['", 4},
+		{"n[1-[2]]", "a '[' inside a bracket group", 4},
+		{"n[]", "a bracket group item that is not a number or a range a-b", 2},
+		{"n[3-1]", "a range whose end is below its start", 5},
+		{"n[1-]", "a bracket group item that is not a number or a range a-b", 4},
+		{"n[-1]", "a bracket group item that is not a number or a range a-b", 2},
+		{"n[1,]", "an empty item at the end of a bracket group", 4},
+		{"n[,1]", "a bracket group item that is not a number or a range a-b", 2},
+		{"n[a]", "a bracket group item that is not a number or a range a-b", 2},
+		{"n[1-2x]", "a bracket group holding something other than digits, '-' and ','", 5},
+		{"n[1:2]", "a bracket group holding something other than digits, '-' and ','", 3},
+		{"n[1234567890123456789]", "a number of more than 18 digits", 2},
+		{"a b", "a blank or control character", 1},
+		{"a\tb", "a blank or control character", 1},
+		{"[1][1][1][1][1][1][1][1][1]", "more than 8 bracket groups in one host name", 24},
+	};
+	uint64_t	count;
+	const char *what;
+	size_t		at;
+
+	for (size_t i = 0; i < sizeof(good) / sizeof(good[0]); i++)
+	{
+		int			rc = expand(good[i].list, 100000, &count, &what, &at);
+
+		CHECK(rc == AT_SACCT_HOSTLIST_OK && count == good[i].count && strcmp(hosts, good[i].hosts) == 0,
+			  "host list \"%s\" expands to \"%s\" (got rc %d, %llu: \"%s\")", good[i].list, good[i].hosts, rc,
+			  (unsigned long long) count, hosts);
+	}
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++)
+	{
+		int			rc = expand(bad[i].list, 100000, &count, &what, &at);
+
+		CHECK(rc == AT_SACCT_HOSTLIST_INVALID && what && strcmp(what, bad[i].what) == 0 && at == bad[i].at &&
+			  hosts_len == 0, "host list \"%s\" refused: %s at %zu (got %s at %zu)", bad[i].list, bad[i].what,
+			  bad[i].at, what ? what : "(none)", at);
+	}
+	/* an error after valid hosts: nothing written */
+	CHECK(expand("a,b,c[", 100000, &count, &what, &at) == AT_SACCT_HOSTLIST_INVALID && hosts_len == 0,
+		  "a list whose last host is bad writes no host");
+
+	/* limits: counted before any host is written, products and sums saturate */
+	CHECK(expand("n[1-100000]", 100000, &count, &what, &at) == AT_SACCT_HOSTLIST_OK && count == 100000,
+		  "100,000 hosts at the limit");
+	CHECK(expand("n[1-100000],m", 100000, &count, &what, &at) == AT_SACCT_HOSTLIST_TOO_MANY && count == 100001 &&
+		  hosts_len == 0, "100,001 hosts over the limit, none written");
+	CHECK(expand("n[1-999999999999999999][1-999999999999999999][1-999999999999999999]", 100000, &count, &what,
+				 &at) == AT_SACCT_HOSTLIST_TOO_MANY && count == UINT64_MAX && hosts_len == 0,
+		  "a product beyond 2^64 saturates");
+	CHECK(expand("n[1-3][1-2]", 5, &count, &what, &at) == AT_SACCT_HOSTLIST_TOO_MANY && count == 6,
+		  "the groups multiply: 6 hosts over a limit of 5");
+
+	/* host length: 255 bytes, counting the widest number of each group */
+	{
+		char		name[300];
+
+		memset(name, 'h', 253);
+		strcpy(name + 253, "[1-99]");
+		CHECK(expand(name, 100000, &count, &what, &at) == AT_SACCT_HOSTLIST_OK && count == 99,
+			  "hosts of 255 bytes");
+		memset(name, 'h', 254);
+		strcpy(name + 254, "[1-99]");
+		CHECK(expand(name, 100000, &count, &what, &at) == AT_SACCT_HOSTLIST_INVALID &&
+			  strcmp(what, "a host name of more than 255 bytes") == 0, "a host of 256 bytes refused");
+		memset(name, 'h', 250);
+		strcpy(name + 250, "[00001-2]");
+		CHECK(expand(name, 100000, &count, &what, &at) == AT_SACCT_HOSTLIST_OK && hosts_len == 2 * 256,
+			  "the padding counts toward the length");
+	}
+
+	/* a callback's non-zero return stops the expansion */
+	stop_after = 2;
+	CHECK(expand("n[1-5]", 100000, &count, &what, &at) == 7 && strcmp(hosts, "n1 n2 ") == 0,
+		  "a callback's non-zero return stops after its host");
+	stop_after = 0;
+}
+
 void
 test_sacct(void)
 {
@@ -560,4 +710,5 @@ test_sacct(void)
 	test_fields();
 	test_tres();
 	test_messages();
+	test_hostlist();
 }

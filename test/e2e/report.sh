@@ -62,6 +62,15 @@ SELECT cluster, job_id, CASE WHEN n % 2 = 0 THEN 'Infrastructure' ELSE 'Script' 
 SET acmetrace.cluster = 'alpha';
 SET acmetrace.metric = 'GPU_UTIL';
 INSERT INTO acmetrace.utilization_lines SELECT line FROM acmetrace.generate_util(32, 48, 7) line;
+-- 32 one-GPU jobs, one on each of those GPUs while it was sampled (job_utilization's chart)
+INSERT INTO acmetrace.jobs (cluster, job_id, type, state, gpu_num, node_num, cpu_num,
+                            submit_time, start_time, end_time, duration, queue, gpu_time)
+SELECT 'alpha', 'util-' || i, CASE WHEN i % 2 = 0 THEN 'Eval' ELSE 'Pretrain' END, 'COMPLETED', 1, 1, 8,
+       '2023-07-01 00:00+00', '2023-07-01 00:00+00', '2023-07-01 00:15+00', 900, 0, 900
+  FROM generate_series(1, 32) i;
+INSERT INTO acmetrace.job_gpus (cluster, job_id, series)
+SELECT 'alpha', 'util-' || row_number() OVER (ORDER BY series), ARRAY[series]
+  FROM (SELECT DISTINCT series FROM acmetrace.utilization_blocks WHERE cluster = 'alpha') s;
 SQL
 
 expect_fail unknown_cluster 3 'cluster "nosuch" is not loaded' --cluster alpha --cluster nosuch --out "$OUT/unknown_cluster.html"
@@ -201,15 +210,16 @@ timeout 120 "${CHROME[@]}" --window-size=1400,1000 --dump-dom "file://$OUT/check
 sed -n '/<pre id="results">/,/^END/p' "$OUT/dom.html" | sed 's/^<pre id="results">//' >"$OUT/results.txt"
 grep -q '^END' "$OUT/results.txt" && ok "chromium ran the measuring script" || bad "no results from chromium"
 
-# expected charts: 9 per cluster, plus the utilization histogram where GPU_UTIL was loaded
+# expected charts: 9 per cluster, plus the utilization histogram where GPU_UTIL was loaded and the
+# per-job utilization CDF where jobs ran on those GPUs (alpha)
 want=''
 for c in alpha beta; do
     for k in duration-cdf queue-cdf gpu-cdf state-jobs state-gputime occupancy cancelled lost-weekly predicted; do want+="$k-$c "; done
 done
-want+='util-alpha '
+want+='util-alpha jobutil-alpha '
 check_eq "charts drawn (ids)" "$(grep '^chart ' "$OUT/results.txt" | cut -d' ' -f2 | sort | tr '\n' ' ')" \
     "$(tr ' ' '\n' <<<"$want" | grep . | sort | tr '\n' ' ')"
-check_eq "number of charts" "$(grep -c '^chart ' "$OUT/results.txt")" 19
+check_eq "number of charts" "$(grep -c '^chart ' "$OUT/results.txt")" 20
 
 field() { sed -nE "s/.* $1=([^ ]*).*/\\1/p" <<<"$2"; }
 while read -r line; do
@@ -240,6 +250,11 @@ while IFS=$'\t' read -r t n; do
     grep -qF "|$e (n=$n)|" <<<"${line}|" && ok "duration CDF panel: $t (n=$n)" || bad "duration CDF lacks a panel '$t (n=$n)'"
 done < <(q -F $'\t' -c "SELECT type, count(duration) FROM acmetrace.jobs WHERE cluster = 'alpha' AND gpu_num > 0
                          GROUP BY type ORDER BY count(*) DESC, type LIMIT 8")
+# the per-job utilization CDF: all 32 jobs, then Eval and Pretrain, 16 each
+line=$(grep '^chart jobutil-alpha ' "$OUT/results.txt")
+for l in 'All GPU jobs (n=32)' 'Eval (n=16)' 'Pretrain (n=16)'; do
+    grep -qF "|$l|" <<<"${line}|" && ok "job utilization CDF line: $l" || bad "job utilization CDF lacks a line '$l'"
+done
 # jobs that did not wait: the queue CDF starts at a tick "0"
 grep '^chart queue-cdf-alpha ' "$OUT/results.txt" | grep -q '|0|' && ok "queue CDF shows the zero waits (tick 0)" ||
     bad "queue CDF has no 0 tick"

@@ -8,7 +8,13 @@
  *    fields (missing ones empty, extra ones dropped);
  *  - when its first byte is 0x80 or more: as one field (number first byte
  *    % 20) of a valid line, the rest of the input being that field;
- *  - whole, as a time and as a Timelimit.
+ *  - whole, as a time and as a Timelimit;
+ *  - whole, as a Slurm host list (at_sacct_hostlist, at most 4,096 hosts):
+ *    either refused before any host is written (with the fault's offset
+ *    inside the input), or as many hosts written as counted, each 1 to 255
+ *    bytes without `[`, `]`, `,` or blanks and NUL-terminated; each host
+ *    alone expands to itself, the hosts joined by commas expand to the
+ *    same hosts, and a second expansion gives the same ones.
  * Every field is copied into a buffer of exactly its length, so reading
  * past a field is an ASan error.  On an error: the field and status agree
  * (times give INVALID_TIME, steps are JobID or JobIDRaw and hold a dot),
@@ -325,6 +331,96 @@ parse(const char *const *s, const size_t *len)
 		free(copy[k]);
 }
 
+/* host list expansion: the hosts written, joined by commas */
+typedef struct hl_out
+{
+	char	   *buf;
+	size_t		len,
+				cap;
+	uint64_t	n;
+} hl_out;
+
+static int
+hl_add(void *arg, const char *host, size_t len)
+{
+	hl_out	   *o = arg;
+
+	FUZZ_CHECK(len >= 1 && len <= AT_SACCT_HOST_MAX && host[len] == '\0', "host of %zu bytes", len);
+	for (size_t i = 0; i < len; i++)
+		FUZZ_CHECK(host[i] != '[' && host[i] != ']' && host[i] != ',' && (unsigned char) host[i] > ' ',
+				   "host \"%s\" holds byte %zu", host, i);
+	if (o->len + len + 1 > o->cap)
+	{
+		o->cap = (o->len + len + 1) * 2;
+		o->buf = realloc(o->buf, o->cap);
+	}
+	if (o->n++ > 0)
+		o->buf[o->len++] = ',';
+	memcpy(o->buf + o->len, host, len);
+	o->len += len;
+	return 0;
+}
+
+/* host alone: itself */
+static int
+hl_self(void *arg, const char *host, size_t len)
+{
+	const char *want = arg;
+
+	FUZZ_CHECK(strlen(want) == len && memcmp(want, host, len) == 0, "host \"%s\" expands to \"%s\"", want, host);
+	return 0;
+}
+
+static void
+check_hostlist(const char *s, size_t len)
+{
+	hl_out		o = {NULL, 0, 0, 0},
+				o2 = {NULL, 0, 0, 0},
+				o3 = {NULL, 0, 0, 0};
+	uint64_t	count,
+				count2;
+	const char *what;
+	size_t		at;
+	int			rc = at_sacct_hostlist(s, len, 4096, hl_add, &o, &count, &what, &at);
+
+	if (rc == AT_SACCT_HOSTLIST_INVALID)
+	{
+		FUZZ_CHECK(o.n == 0 && what != NULL && at <= len, "refused after %llu hosts", (unsigned long long) o.n);
+		return;
+	}
+	if (rc == AT_SACCT_HOSTLIST_TOO_MANY)
+	{
+		FUZZ_CHECK(o.n == 0 && count > 4096, "too many: %llu counted, %llu written", (unsigned long long) count,
+				   (unsigned long long) o.n);
+		return;
+	}
+	FUZZ_CHECK(rc == AT_SACCT_HOSTLIST_OK && count == o.n, "%llu counted, %llu written", (unsigned long long) count,
+			   (unsigned long long) o.n);
+	FUZZ_CHECK(at_sacct_hostlist(s, len, 4096, hl_add, &o2, &count2, &what, &at) == AT_SACCT_HOSTLIST_OK &&
+			   o2.len == o.len && (o.len == 0 || memcmp(o.buf, o2.buf, o.len) == 0), "a second expansion differs");
+	if (o.n > 0)
+	{
+		FUZZ_CHECK(at_sacct_hostlist(o.buf, o.len, 4096, hl_add, &o3, &count2, &what, &at) == AT_SACCT_HOSTLIST_OK &&
+				   o3.len == o.len && memcmp(o.buf, o3.buf, o.len) == 0, "the joined hosts expand to others");
+		for (size_t i = 0, j; i < o.len; i = j + 1)
+		{
+			char	   *one;
+
+			for (j = i; j < o.len && o.buf[j] != ','; j++)
+				;
+			one = malloc(j - i + 1);
+			memcpy(one, o.buf + i, j - i);
+			one[j - i] = '\0';
+			FUZZ_CHECK(at_sacct_hostlist(one, j - i, 1, hl_self, one, &count2, &what, &at) == AT_SACCT_HOSTLIST_OK &&
+					   count2 == 1, "host \"%s\" is not a host list of itself", one);
+			free(one);
+		}
+	}
+	free(o.buf);
+	free(o2.buf);
+	free(o3.buf);
+}
+
 int
 LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
@@ -381,6 +477,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		FUZZ_CHECK(at_sacct_parse_timelimit(buf, strlen(buf), &set2, &secs2) && set2 && secs2 == secs,
 				   "Timelimit %lld as %s", (long long) secs, buf);
 	}
+	check_hostlist(whole, size);
 	free(whole);
 	return 0;
 }

@@ -39,6 +39,14 @@ LANGUAGE C IMMUTABLE PARALLEL SAFE;
 COMMENT ON FUNCTION acmetrace_internal.sacct_parse(bigint, text[]) IS
   'One line of sacct --parsable2 output: fields are its 20 fields in the order JobIDRaw, JobID, Cluster, Partition, QOS, Account, User, JobName, Submit, Eligible, Start, End, State, ExitCode, NNodes, NCPUS, ReqTRES, AllocTRES, Timelimit, NodeList (NULL element: empty field). Errors name the line and field, e.g. sacct line 7, field Submit: invalid time "2023-13-01T00:00:00"; SQLSTATE 22007 for times, 0A000 for a job step (run sacct with --allocations), 22P02 for any other malformed field, 22023 for an array that is not 20 fields, 22004 for a NULL line or fields.';
 
+-- A NodeList as its hosts (acmetrace.job_utilization's 'nodes' match).
+CREATE FUNCTION acmetrace_internal.hostlist_expand(nodelist text)
+RETURNS text[]
+AS 'MODULE_PATHNAME', 'acmetrace_hostlist_expand'
+LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION acmetrace_internal.hostlist_expand(text) IS
+  'The hosts of a Slurm host list (NodeList), in order: node[01-04,07] is node01 .. node04, node07 (zero-padded to the width of each range''s first number); several bracket groups give every combination, the last varying fastest. Empty text: no hosts; NULL: NULL. Malformed: ERROR 22P02 naming the list and the byte; more than 100,000 hosts: 54000.';
+
 
 -- The type the rules give a job; Other when none matches.
 CREATE FUNCTION acmetrace_internal.job_type(cl text, job_name text, part text, qos text, account text, usr text)
