@@ -28,6 +28,7 @@ check_eq "a missing row fails the comparison" "$rc ${v%% *}" "1 DIFFERENT"
 if env -u PGHOST -u PGPORT -u PGDATABASE bash "$ROOT/bench/run" --jobs 20000 --util-rows 100000 --reps 1 --scale 5000,10000 \
         --multinode-jobs 20000 --multinode-util-samples 100000 \
         --utilization-days 1 --utilization-series 50 --replay-jobs 20000 \
+        --append-sizes 5000,10000 --prometheus-series 8 --prometheus-hours 2 \
         --out "$OUT/BENCHMARKS.md" >"$OUT/bench.log" 2>&1; then
     ok "bench/run completes"
 else
@@ -84,6 +85,9 @@ loadcost=$(section '^\| load \| summaries off, ms')
 check_eq "summaries: the cost at load, a load, an append and DuckDB's pre-aggregation" "$(grep -cE '^\| .* \| [0-9.]+ \| [0-9.]+ \| -?[0-9]+ \| -?[0-9.]+% \|$' <<<"$loadcost")" "3"
 replay=$(section '^\| what \| method \| median ms \| jobs/s')
 check_eq "replay section between its markers" "$(grep -c '^<!-- replay:\(begin\|end\) -->$' "$md")" "2"
+prom=$(section '^\| GPUs \(series\) \| samples \| Prometheus answering')
+check_eq "Prometheus section: one row (8 GPUs), samples counted, between its markers" \
+    "$(grep -cE '^\| 8 \| [1-9][0-9,]* \| [0-9.]+ \| [0-9.]+ \| ' <<<"$prom") $(grep -c '^<!-- prometheus:\(begin\|end\) -->$' "$md")" "1 2"
 check_eq "prediction and replay rows timed" "$(grep -cE '\| [0-9.]+ \| [0-9]+ \| ([0-9.]+ )?\|$' <<<"$replay")" "13"
 check_eq "the FCFS-decided trace replays to its recorded starts" \
     "$(grep -oE 'replayed under FCFS on the same 1,200 GPUs: [0-9]+ start times differ' "$md" | grep -oE '[0-9]+ start')" "0 start"
