@@ -47,13 +47,15 @@ DATA_built = acmetrace--$(EXTVERSION).sql $(UPDATE_SCRIPT)
 # from each release to the next (upgrade/README.md).
 DATA       = $(sort $(wildcard upgrade/acmetrace--*.sql))
 SCRIPTS    = bin/acmetrace-report bin/acmetrace-sync
+# the Prometheus converter acmetrace-sync runs, installed beside it
+SCRIPTS_built = tools/acmetrace-prometheus
 
 REGRESS      = $(patsubst sql/%.sql,%,$(sort $(wildcard sql/*.sql)))
 REGRESS_OPTS = --inputdir=. --outputdir=.
 
 PG_CPPFLAGS = -I$(srcdir)/src/core -DACMETRACE_VERSION='"$(EXTVERSION)"'
 PG_CFLAGS   = -Werror
-EXTRA_CLEAN = test/core/run_core tools/acmetrace-genutil results regression.diffs regression.out
+EXTRA_CLEAN = test/core/run_core tools/acmetrace-genutil tools/acmetrace-prometheus results regression.diffs regression.out
 
 PG_CONFIG ?= pg_config
 PGXS := $(shell $(PG_CONFIG) --pgxs)
@@ -100,6 +102,13 @@ tools/acmetrace-genutil: $(GENUTIL_SRCS) $(wildcard src/core/*.h)
 
 .PHONY: genutil
 genutil: tools/acmetrace-genutil
+
+# The Prometheus converter (tools/acmetrace-prometheus.c): JSON of
+# Prometheus's HTTP API to lines of acmetrace.prometheus_samples, for
+# acmetrace-sync; plain C over the core's prometheus files.
+PROMETHEUS_SRCS = tools/acmetrace-prometheus.c src/core/prometheus.c src/core/prometheus_json.c
+tools/acmetrace-prometheus: $(PROMETHEUS_SRCS) src/core/prometheus.h src/core/prometheus_json.h src/core/num.h
+	$(CC) -std=c99 -D_GNU_SOURCE -O2 -Wall -Wextra -Werror -Isrc/core -o $@ $(PROMETHEUS_SRCS) -lm
 
 # ---- installcheck-asan (test/asan/, doc/sanitizers.md) ----
 # Core tests and the whole pg_regress suite against acmetrace built with

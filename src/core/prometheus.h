@@ -29,6 +29,7 @@
 #define AT_PROM_GPU_MAX 9999		/* largest GPU index */
 #define AT_PROM_JOB_MAX 64			/* bytes of a job label */
 #define AT_PROM_VALUE_MAX 64		/* bytes of a value's text */
+#define AT_PROM_SERIES_MAX (AT_PROM_HOST_MAX + 8)	/* bytes of a series name */
 
 /* A DCGM field acmetrace reads, the published metric it is stored as, and
  * the power of ten its values are multiplied by (2: a ratio 0..1 stored as
@@ -51,7 +52,8 @@ extern const at_prom_field *at_prom_field_of(const char *dcgm, size_t len);
  * host and gpu label values.  Host: 1..AT_PROM_HOST_MAX bytes of
  * [A-Za-z0-9._:-]; gpu: a decimal 0..AT_PROM_GPU_MAX without a sign, blanks
  * or leading zeros.  Returns the name's length, AT_PROM_BAD_HOST or
- * AT_PROM_BAD_GPU.
+ * AT_PROM_BAD_GPU (AT_PROM_BAD_HOST too when cap is under
+ * AT_PROM_SERIES_MAX + 1 and the name does not fit).
  */
 #define AT_PROM_BAD_HOST (-1)
 #define AT_PROM_BAD_GPU (-2)
@@ -72,6 +74,14 @@ extern int	at_prom_job_valid(const char *s, size_t len);
  * float8 nearest the exact product.  Returns its length, AT_PROM_NONFINITE
  * for NaN and infinities, AT_PROM_BAD_VALUE for anything else that is not a
  * decimal number (or is longer than AT_PROM_VALUE_MAX).
+ * Accepted: [+-]digits[.[digits]] or [+-].digits, then [eE][+-]digits
+ * (strtod's decimal forms, no blanks); NaN, [+-]Inf and [+-]Infinity in
+ * any case.  Written: the significant digits with the point moved, as an
+ * integer of up to 21 digits ("100"), with the point inside ("53.7"),
+ * "0." and up to 6 zeros ("0.0000001"), or else d.ddde<exp> ("1e-8",
+ * "1.5e25"); no '+', no leading or trailing zeros.  Zero of any sign or exponent, and a
+ * product that rounds to zero, is "0"; a product beyond the largest
+ * float8 is AT_PROM_BAD_VALUE (float8in would reject both otherwise).
  */
 #define AT_PROM_NONFINITE (-1)
 #define AT_PROM_BAD_VALUE (-2)
@@ -80,7 +90,10 @@ extern int	at_prom_scale(char *out, size_t cap, const char *v, size_t len, int s
 /*
  * A JSON number of Unix seconds with at most 3 decimals ("1688169600",
  * "1688169600.5", "1688169600.123") as milliseconds.  Returns 0, or -1 when
- * it is not such a number, is negative or is after year 9999.
+ * it is not such a number, is negative or is after year 9999.  Rejected
+ * too, as Prometheus never writes them: a sign, exponents ("1e9",
+ * "1.6881696e9"), more than 3 decimals even when zeros ("1688169600.1230"),
+ * leading zeros ("01"), "1." and ".5".  The last ms: 253402300799999.
  */
 extern int	at_prom_time_ms(const char *s, size_t len, int64_t *ms);
 
@@ -89,6 +102,11 @@ extern int	at_prom_time_ms(const char *s, size_t len, int64_t *ms);
  * end), skipping the one space between pairs; the value is parsed with
  * strtod after the same checks as at_prom_scale's output.  Returns 1 and
  * advances *p, 0 at end, -1 on a malformed pair (*p left at it).
+ * <ms>: 0..253402300799999, digits without a leading zero.  <value>:
+ * [-]digits[.digits][e[+-]digits], at most AT_PROM_VALUE_MAX + 8 bytes,
+ * read as float8in would (an overflow, or an underflow to zero, is
+ * malformed).  An empty text has no pair; a leading, trailing or doubled
+ * space is malformed.  Whether the times increase is the caller's check.
  */
 extern int	at_prom_sample_next(const char **p, const char *end, int64_t *ms, double *v);
 

@@ -29,6 +29,8 @@ main(void)
 	test_summary();
 	test_util_quantiles();
 	test_sacct();
+	test_prometheus();
+	test_prometheus_json();
 	printf("1..%d\n", tap_count);
 	return tap_failed ? 1 : 0;
 }

@@ -80,5 +80,7 @@ void		test_rng(void);
 void		test_summary(void);
 void		test_util_quantiles(void);
 void		test_sacct(void);
+void		test_prometheus(void);
+void		test_prometheus_json(void);
 
 #endif
