@@ -42,6 +42,10 @@ SET ROLE regress_acmetrace_loader;
 SET acmetrace.cluster = 'seren';
 SET acmetrace.metric = 'NODE_CPU_UTILIZATION';
 \copy acmetrace.utilization_lines FROM 'acme_NODE_CPU_UTILIZATION_sample.csv' (FORMAT csv, DELIMITER E'\x1f', QUOTE E'\x1e')
+SET acmetrace.cluster = 'gpulab';
+SET acmetrace.metric = 'GPU_UTIL';
+INSERT INTO acmetrace.prometheus_samples VALUES ('node01-gpu0', '7', '1688169600000:50 1688169615000:0'), ('!end', NULL, '1 2 0');
+SELECT * FROM acmetrace_internal.prometheus_last_load();
 RESET acmetrace.cluster;
 RESET acmetrace.metric;
 SELECT acmetrace.load_generated('synth', 'seren', 3000, 5);
@@ -115,9 +119,16 @@ SELECT * FROM acmetrace.queue_percentiles('synth');
 \echo :LAST_ERROR_SQLSTATE
 SELECT acmetrace.load_generated('mine', 'seren', 10, 1);
 \echo :LAST_ERROR_SQLSTATE
+SET acmetrace.cluster = 'gpulab';
+SET acmetrace.metric = 'GPU_UTIL';
+INSERT INTO acmetrace.prometheus_samples VALUES ('node01-gpu0', '7', '1688169630000:1'), ('!end', NULL, '1 1 0');
+\echo :LAST_ERROR_SQLSTATE
+RESET acmetrace.cluster;
+RESET acmetrace.metric;
 \set VERBOSITY default
 RESET ROLE;
 SELECT count(*) AS jobs, count(DISTINCT cluster) AS clusters FROM acmetrace.jobs;
+SELECT series, job_id, first_ts, last_ts FROM acmetrace.utilization_jobs;
 
 DROP FUNCTION pg_temp.analyses();
 DROP VIEW ext_functions;

@@ -21,7 +21,6 @@
  */
 #include "postgres.h"
 
-#include "common/hashfn.h"
 #include "commands/trigger.h"
 #include "mb/pg_wchar.h"
 #include "utils/builtins.h"
@@ -73,7 +72,6 @@ begin_load(void)
 	MemoryContext cxt;
 	MemoryContextCallback *cb;
 	load_state *st;
-	int64		key;
 
 	/* the settings' check hooks (settings.c) refused malformed names at SET */
 	if (metric == NULL)
@@ -101,9 +99,7 @@ begin_load(void)
 	}
 
 	/* one load per metric and cluster at a time: no deadlocks between loads */
-	key = (int64) ((uint64) DatumGetUInt32(hash_any((const unsigned char *) metric, strlen(metric))) << 32 |
-				   DatumGetUInt32(hash_any((const unsigned char *) cluster, strlen(cluster))));
-	DirectFunctionCall1(pg_advisory_xact_lock_int8, Int64GetDatum(key));
+	util_store_lock(metric, cluster);
 
 	cxt = AllocSetContextCreate(CurTransactionContext, "acmetrace utilization load", ALLOCSET_DEFAULT_SIZES);
 	st = MemoryContextAllocZero(cxt, sizeof(load_state));
@@ -188,24 +184,6 @@ line_time(load_state *st, char *s)
 	return ts;
 }
 
-/* ---- the open blocks ---- */
-
-static void
-append(load_state *st, at_series *b, int32 day, TimestampTz ts, double v)
-{
-	at_add_status s = at_series_add(&st->set, b, day, ts, v);
-
-	if (s == AT_ADD_FLUSH)
-	{
-		util_store_block(&st->store, b);
-		s = at_series_add(&st->set, b, day, ts, v);
-	}
-	if (s == AT_ADD_FULL)
-		util_day_full(b->name);
-	if (s == AT_ADD_NO_MEMORY)
-		at_no_memory();
-}
-
 /* ---- a line ---- */
 
 static void
@@ -244,7 +222,6 @@ take_line(load_state *st, const char *data, int len)
 	at_header  *h = &st->h;
 	at_line_status s = at_header_split_line(h, data, len);
 	TimestampTz ts;
-	int32		day;
 	double		v;
 	int			r;
 	ErrorContextCallback errcb;
@@ -267,7 +244,6 @@ take_line(load_state *st, const char *data, int len)
 	error_context_stack = &errcb;
 	ts = line_time(st, (char *) h->fields[0].start);
 	error_context_stack = errcb.previous;
-	day = at_day_of(ts);
 
 	for (int i = 0; (r = at_header_next_value(h, &i, &v)) != 0;)
 	{
@@ -277,7 +253,7 @@ take_line(load_state *st, const char *data, int len)
 					 errmsg("line %lld, column %d (\"%s\"): invalid value \"%s\"", (long long) st->lineno,
 							i + 1, h->names[i], cell_text(&h->fields[i])),
 					 errhint("Cells are decimal numbers; empty, NA and NaN mean no measurement.")));
-		append(st, series_of(st, i), day, ts, v);
+		util_store_add(&st->store, &st->set, series_of(st, i), ts, v);
 	}
 }
 

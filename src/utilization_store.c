@@ -1,5 +1,6 @@
 /*
- * utilization_store.c: the wide-file loader's writes (utilization_load.c).
+ * utilization_store.c: the loaders' writes (utilization_load.c for wide
+ * files, prometheus_load.c for Prometheus's samples).
  *
  * A series' open block goes to acmetrace.utilization_blocks as one
  * acmetrace.samples value of its day, with its summary columns; when the
@@ -10,12 +11,14 @@
 #include "postgres.h"
 
 #include "catalog/pg_type.h"
+#include "common/hashfn.h"
 #include "executor/spi.h"
 #include "utils/builtins.h"
 #include "utils/date.h"
 #include "utils/memutils.h"
 #include "utils/timestamp.h"
 
+#include "glue.h"
 #include "samples_type.h"
 #include "utilization_store.h"
 
@@ -74,6 +77,32 @@ fill_args(Datum *args, const util_store *st, const at_series *b, Datum samples)
 	args[8] = TimestampTzGetDatum(info.first_ts);
 	args[9] = TimestampTzGetDatum(info.last_ts);
 	args[10] = samples;
+}
+
+void
+util_store_add(util_store *st, at_series_set *set, at_series *b, TimestampTz ts, double v)
+{
+	int32		day = at_day_of(ts);
+	at_add_status s = at_series_add(set, b, day, ts, v);
+
+	if (s == AT_ADD_FLUSH)
+	{
+		util_store_block(st, b);
+		s = at_series_add(set, b, day, ts, v);
+	}
+	if (s == AT_ADD_FULL)
+		util_day_full(b->name);
+	if (s == AT_ADD_NO_MEMORY)
+		at_no_memory();
+}
+
+void
+util_store_lock(const char *metric, const char *cluster)
+{
+	int64		key = (int64) ((uint64) DatumGetUInt32(hash_any((const unsigned char *) metric, strlen(metric))) << 32 |
+							   DatumGetUInt32(hash_any((const unsigned char *) cluster, strlen(cluster))));
+
+	DirectFunctionCall1(pg_advisory_xact_lock_int8, Int64GetDatum(key));
 }
 
 void

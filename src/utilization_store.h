@@ -1,11 +1,13 @@
 /*
- * utilization_store.h: writing the wide-file loader's blocks
- * (utilization_store.c), for utilization_load.c.
+ * utilization_store.h: writing the loaders' blocks (utilization_store.c),
+ * for utilization_load.c and prometheus_load.c.
  */
 #ifndef ACMETRACE_UTILIZATION_STORE_H
 #define ACMETRACE_UTILIZATION_STORE_H
 
 #include "postgres.h"
+
+#include "datatype/timestamp.h"
 
 #include "utilization.h"
 
@@ -20,10 +22,23 @@ typedef struct util_store
 } util_store;
 
 /*
+ * Waits for the other loads of (metric, cluster) to end, then holds them
+ * off until this transaction ends: one lock for every loader of samples,
+ * so their merges never interleave and never deadlock.
+ */
+extern void util_store_lock(const char *metric, const char *cluster);
+
+/*
  * Writes b's open block to acmetrace.utilization_blocks, merged with the
  * block stored for its day, and empties it.
  */
 extern void util_store_block(util_store *st, at_series *b);
+
+/*
+ * Adds (ts, v) to b's open block of set, writing the block first when it
+ * holds another day.
+ */
+extern void util_store_add(util_store *st, at_series_set *set, at_series *b, TimestampTz ts, double v);
 
 /* The error of a series with more than AT_SAMPLES_MAX samples in one day. */
 extern void util_day_full(const char *series) pg_attribute_noreturn();

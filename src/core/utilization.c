@@ -9,30 +9,39 @@
 
 #define USECS_PER_DAY ((int64_t) 86400 * 1000000)
 
+/* A series named name (len <= AT_SERIES_NAME_MAX bytes); the allocator zeroes it. */
 static at_series *
-new_series(at_series_set *s, const char *name)
+new_series(at_series_set *s, const char *name, size_t len)
 {
 	at_series  *b = s->mem(s->ctx, NULL, sizeof(at_series));
 
 	if (b == NULL)
 		return NULL;
-	snprintf(b->name, sizeof b->name, "%s", name);
+	memcpy(b->name, name, len);
+	b->name[len] = '\0';
 	b->sorted = 1;
 	return b;
 }
 
 int
-at_series_set_init(at_series_set *s, const at_header *h, at_mem_fn mem, void *ctx)
+at_series_set_init_named(at_series_set *s, at_mem_fn mem, void *ctx)
 {
 	memset(s, 0, sizeof *s);
 	s->mem = mem;
 	s->ctx = ctx;
+	s->capall = 64;
+	s->all = mem(ctx, NULL, sizeof(at_series *) * s->capall);
+	return s->all != NULL && at_intern_init(&s->names, mem, ctx);
+}
+
+int
+at_series_set_init(at_series_set *s, const at_header *h, at_mem_fn mem, void *ctx)
+{
 	if (h->key_col >= 0)
-	{
-		s->capall = 64;
-		s->all = mem(ctx, NULL, sizeof(at_series *) * s->capall);
-		return s->all != NULL && at_intern_init(&s->names, mem, ctx);
-	}
+		return at_series_set_init_named(s, mem, ctx);
+	memset(s, 0, sizeof *s);
+	s->mem = mem;
+	s->ctx = ctx;
 	s->capall = (size_t) h->ncols;
 	s->all = mem(ctx, NULL, sizeof(at_series *) * s->capall);
 	s->by_col = mem(ctx, NULL, sizeof(at_series *) * (size_t) h->ncols);
@@ -40,7 +49,10 @@ at_series_set_init(at_series_set *s, const at_header *h, at_mem_fn mem, void *ct
 		return 0;
 	for (int i = 1; i < h->ncols; i++)
 	{
-		if ((s->by_col[i] = new_series(s, h->names[i])) == NULL)
+		size_t		len = strlen(h->names[i]);
+
+		/* longer header names are cut, as before (at_header_parse refuses them) */
+		if ((s->by_col[i] = new_series(s, h->names[i], len < AT_SERIES_NAME_MAX ? len : AT_SERIES_NAME_MAX)) == NULL)
 			return 0;
 		s->all[s->nall++] = s->by_col[i];
 	}
@@ -72,7 +84,6 @@ at_series_of(at_series_set *s, const at_header *h, int col, int *too_long)
 	const at_field *key = &h->fields[h->key_col];
 	char		name[AT_SERIES_NAME_MAX + 1];
 	int			len;
-	int32_t		id;
 
 	*too_long = 0;
 	if (s->by_col != NULL)
@@ -83,8 +94,19 @@ at_series_of(at_series_set *s, const at_header *h, int col, int *too_long)
 		*too_long = 1;
 		return NULL;
 	}
-	/* strlen: a NUL in the key cell ends the name, as in b->name */
-	id = at_intern_id(&s->names, name, strlen(name));
+	/* strlen: a NUL in the key cell ends the name */
+	return at_series_named(s, name, strlen(name), too_long);
+}
+
+at_series *
+at_series_named(at_series_set *s, const char *name, size_t len, int *too_long)
+{
+	int32_t		id;
+
+	*too_long = len > AT_SERIES_NAME_MAX;
+	if (*too_long)
+		return NULL;
+	id = at_intern_id(&s->names, name, len);
 	if (id < 0)
 		return NULL;
 	if ((size_t) id < s->nall)
@@ -99,7 +121,7 @@ at_series_of(at_series_set *s, const at_header *h, int col, int *too_long)
 		s->all = all;
 		s->capall *= 2;
 	}
-	if ((s->all[s->nall] = new_series(s, name)) == NULL)
+	if ((s->all[s->nall] = new_series(s, name, len)) == NULL)
 		return NULL;
 	return s->all[s->nall++];
 }

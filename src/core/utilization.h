@@ -6,7 +6,8 @@
  * src/utilization_load.c, merges it with the stored block of that day).
  * A wide file has one series per value column; a keyed file (Philly's
  * machineId) one per key cell and column, "<key>/<column>", made at first
- * sight and kept in that order.
+ * sight and kept in that order.  The Prometheus loader (src/prometheus_load.c)
+ * finds its series by name, as a keyed file does.
  */
 #ifndef ACMETRACE_UTILIZATION_H
 #define ACMETRACE_UTILIZATION_H
@@ -49,6 +50,17 @@ typedef struct at_series_set
  */
 extern int	at_series_set_init(at_series_set *s, const at_header *h, at_mem_fn mem, void *ctx);
 extern void at_series_set_free(at_series_set *s);
+
+/* A set whose series are found by name (at_series_named): none yet.  0 on out of memory. */
+extern int	at_series_set_init_named(at_series_set *s, at_mem_fn mem, void *ctx);
+
+/*
+ * The series named name (len bytes, no NUL among them) of a set made by
+ * at_series_set_init_named or over a keyed header, made at first sight.
+ * NULL with *too_long when len is over AT_SERIES_NAME_MAX, or NULL when out
+ * of memory (the set is then only good for at_series_set_free).
+ */
+extern at_series *at_series_named(at_series_set *s, const char *name, size_t len, int *too_long);
 
 /*
  * The series of value column col of h's split line.  NULL with *too_long

@@ -106,6 +106,43 @@ test_keyed(void)
 }
 
 static void
+test_named(void)
+{
+	at_series_set s;
+	at_series  *a,
+			   *b;
+	int			too_long = -1;
+	char		name[AT_SERIES_NAME_MAX + 2];
+
+	CHECK(at_series_set_init_named(&s, tap_mem, NULL) && s.nall == 0 && s.by_col == NULL,
+		  "named: no series at first");
+	a = at_series_named(&s, "node1-gpu0xyz", 10, &too_long);
+	b = at_series_named(&s, "node1-gpu1", 10, &too_long);
+	CHECK(a != NULL && b != NULL && a != b && !too_long && s.nall == 2 && strcmp(a->name, "node1-gpu0") == 0 &&
+		  strcmp(s.all[1]->name, "node1-gpu1") == 0 && a->sorted && a->n == 0,
+		  "named: a series per name, of len bytes, in the order first seen");
+	CHECK(at_series_named(&s, "node1-gpu0", 10, &too_long) == a && s.nall == 2, "named: a series found again");
+	CHECK(at_series_add(&s, a, 0, 5, 1) == AT_ADD_OK && at_series_named(&s, "node1-gpu0", 10, &too_long)->n == 1,
+		  "named: its open block is the same");
+	for (int i = 0; i < 100; i++)
+	{
+		char		n[32];
+
+		snprintf(n, sizeof n, "h%d-gpu0", i);
+		a = at_series_named(&s, n, strlen(n), &too_long);
+	}
+	CHECK(a != NULL && s.nall == 102 && strcmp(s.all[101]->name, "h99-gpu0") == 0 &&
+		  at_series_named(&s, "h0-gpu0", 7, &too_long) == s.all[2], "named: the list of series grows");
+	memset(name, 'k', sizeof name);
+	CHECK(at_series_named(&s, name, AT_SERIES_NAME_MAX + 1, &too_long) == NULL && too_long && s.nall == 102,
+		  "named: a name over %d bytes", AT_SERIES_NAME_MAX);
+	a = at_series_named(&s, name, AT_SERIES_NAME_MAX, &too_long);
+	CHECK(a != NULL && !too_long && strlen(a->name) == AT_SERIES_NAME_MAX, "named: a name of %d bytes",
+		  AT_SERIES_NAME_MAX);
+	at_series_set_free(&s);
+}
+
+static void
 test_memory(void)
 {
 	tap_counted mem = {0, 0, 0};
@@ -143,5 +180,6 @@ test_utilization(void)
 		  at_day_of(-DAY) == -1 && at_day_of(-DAY - 1) == -2, "days are floored");
 	test_wide();
 	test_keyed();
+	test_named();
 	test_memory();
 }

@@ -14,7 +14,8 @@ DECLARE
     n bigint;
 BEGIN
     -- a cluster of utilization samples only has no registration: it counts as loaded
-    IF cluster IS NULL OR NOT EXISTS (SELECT 1 FROM acmetrace.utilization_blocks b WHERE b.cluster = drop_cluster.cluster) THEN
+    IF cluster IS NULL OR (NOT EXISTS (SELECT 1 FROM acmetrace.utilization_blocks b WHERE b.cluster = drop_cluster.cluster)
+                           AND NOT EXISTS (SELECT 1 FROM acmetrace.utilization_jobs u WHERE u.cluster = drop_cluster.cluster)) THEN
         PERFORM acmetrace_internal.one_cluster(cluster, 'drop_cluster');
     END IF;
     PERFORM acmetrace_internal.changing(cluster);
@@ -22,8 +23,9 @@ BEGIN
     GET DIAGNOSTICS n = ROW_COUNT;
     DELETE FROM acmetrace.clusters c WHERE c.cluster = drop_cluster.cluster;
     DELETE FROM acmetrace.utilization_blocks b WHERE b.cluster = drop_cluster.cluster;
+    DELETE FROM acmetrace.utilization_jobs u WHERE u.cluster = drop_cluster.cluster;
     RETURN n;
 END
 $$;
 COMMENT ON FUNCTION acmetrace.drop_cluster(text) IS
-  'Deletes a cluster: its jobs, its registration and its utilization samples; returns the number of jobs deleted. Not loaded: 42704; NULL: 22004.';
+  'Deletes a cluster: its jobs, its registration, its utilization samples and job label spans; returns the number of jobs deleted. Not loaded: 42704; NULL: 22004.';
