@@ -36,8 +36,9 @@ if [ "${1:-}" != --inner ]; then
     cat >"$tmp/server.py" <<'EOF'
 # server.py PORT MODE: exporter (dcgm-exporter's text of 4 GPUs, new values
 # at each request), or a fake Prometheus API: 500, stall, malformed,
-# truncated, nohost (its /api/v1/series lists a series without Hostname)
-import http.server, random, sys, time
+# truncated, nohost (its /api/v1/series lists a series without Hostname),
+# toomany and timeout (query ranges logged to the file argv[3])
+import http.server, random, sys, time, urllib.parse
 port, mode = int(sys.argv[1]), sys.argv[2]
 SERIES = '{"__name__":"DCGM_FI_DEV_GPU_UTIL","Hostname":"fake0","gpu":"0"}'
 class H(http.server.BaseHTTPRequestHandler):
@@ -69,6 +70,17 @@ class H(http.server.BaseHTTPRequestHandler):
         if path == '/api/v1/series':
             s = SERIES.replace('"Hostname":"fake0",', '') if mode == 'nohost' else SERIES
             return self.reply(200, '{"status":"success","data":[%s]}' % s)
+        if mode in ('toomany', 'timeout') and path == '/api/v1/query':
+            # a query over more than 10 minutes would load too many samples;
+            # timeout: every query times out
+            r = int(urllib.parse.parse_qs(urllib.parse.urlsplit(self.path).query)['query'][0].split('[')[1].rstrip('ms]'))
+            with open(sys.argv[3], 'a') as log:
+                log.write('%d\n' % r)
+            if mode == 'timeout':
+                return self.reply(503, '{"status":"error","errorType":"timeout","error":"query timed out in expression evaluation"}')
+            if r > 600000:
+                return self.reply(422, '{"status":"error","errorType":"execution","error":"query processing would load too many samples into memory in query execution"}')
+            return self.reply(200, '{"status":"success","data":{"resultType":"matrix","result":[]}}')
         body = '{"status":"success","data":{"resultType":"matrix","result":[{"metric":%s,"values":[[%d.5,"7"],[%d,"8"]]}]}}' \
                % (SERIES, time.time() - 30, time.time() - 20)
         if mode == 'malformed':
@@ -83,7 +95,7 @@ EOF
         local try i
         for try in 1 2 3 4 5; do
             port=$((20000 + (RANDOM * 32768 + RANDOM) % 40000))
-            python3 "$tmp/server.py" "$port" "$1" 2>>"$tmp/server_$1.err" &
+            python3 "$tmp/server.py" "$port" "$1" "$tmp/$1.log" 2>>"$tmp/server_$1.err" &
             pids+=($!)
             for i in $(seq 100); do
                 curl -s -o /dev/null --max-time 1 "http://127.0.0.1:$port/metrics" && [ "$1" != stall ] && return 0
@@ -96,7 +108,7 @@ EOF
     }
     start_server exporter || finish
     export_port=$port
-    for m in 500 stall malformed truncated nohost; do
+    for m in 500 stall malformed truncated nohost toomany timeout; do
         start_server "$m" || finish
         export "FAKE_${m^^}=http://127.0.0.1:$port"
     done
@@ -285,6 +297,16 @@ hostile truncated 1 "DCGM_FI_DEV_GPU_UTIL over [0-9T:.-]+\.\.[0-9T:.-]+ UTC: .+;
 hostile nohost 1 "the series of DCGM_FI_DEV_GPU_UTIL: .*gpu.*; nothing loaded" --prometheus "$FAKE_NOHOST"
 hostile no_such_label 1 "the series of DCGM_FI_DEV_GPU_UTIL: .*Hostname.*; nothing loaded" --prometheus "$PROM_URL" --host-label node
 grep -q 'Hostname="' "$OUT/nohost.stderr" && bad "nohost: the message names a Hostname" || ok "nohost: the series' labels named, no Hostname among them"
+
+# ---- halving: a window Prometheus refuses (too many samples, time-out) is split
+run toomany --cluster fake --no-sacct --metrics GPU_UTIL --prometheus "$FAKE_TOOMANY" --prom-since "$(q -c "SELECT now() - interval '1 hour'")" --prom-lag 0s
+check_eq "too many samples: the window halved until Prometheus answers, the hour read once" \
+    "$rc $(last_run "cluster, outcome, lines") $(head -4 "$PT_TMP/toomany.log" | tr '\n' ' ')$(tail -n +4 "$PT_TMP/toomany.log" | awk '{ s += $1 + 1 } END { print s }')" \
+    "0 fake ok 0 3599999 1799999 899999 449999 $(q -c "SELECT (extract(epoch FROM window_end - window_start) * 1000)::bigint + 1 FROM acmetrace.sync_runs ORDER BY run_id DESC LIMIT 1")"
+run timeout --cluster fake --no-sacct --metrics GPU_UTIL --prometheus "$FAKE_TIMEOUT" --prom-lag 0s --prom-window 10s
+check_eq "time-outs: halved down to 1 s, then a failed run (exit 3)" \
+    "$rc $(tr '\n' ' ' <"$PT_TMP/timeout.log")$(last_run "outcome") $(grep -c 'Prometheus could not answer even for a 1 s window: .*timed out' <<<"$err")" \
+    "3 9999 4999 2499 1249 999 failed 1"
 
 # ---- usage
 n=$(q -c "SELECT count(*) FROM acmetrace.sync_runs")
