@@ -245,6 +245,11 @@ SELECT count(*) FILTER (WHERE w IS NULL OR g IS NULL), count(w), count(g)
   FROM want w FULL JOIN got g USING (metric, series, job, f, l);
 EOF
 )" "0 $(awk -F'\t' '$3 != "\\N" && $5 != "NaN" { print $1, $2, $3 }' "$OUT/prom1.tsv" | sort -u | wc -l | tr -d ' ') $(awk -F'\t' '$3 != "\\N" && $5 != "NaN" { print $1, $2, $3 }' "$OUT/prom1.tsv" | sort -u | wc -l | tr -d ' ')"
+check_eq "sync 1: job spans on the 4 labelled nodes and the exporter's 2 labelled GPUs only" \
+    "$(q -c "SELECT count(DISTINCT u.series) FILTER (WHERE g.labelled), count(*) FILTER (WHERE NOT g.labelled),
+                     count(DISTINCT u.series) FILTER (WHERE u.series LIKE 'live0-%')
+               FROM acmetrace.utilization_jobs u LEFT JOIN prom_gpus g USING (series) WHERE u.cluster = '$CL'")" \
+    "$(awk -F'\t' '$3 != "\\N" && $2 !~ /^live0-/ { print $2 }' "$OUT/prom1.tsv" | sort -u | wc -l | tr -d ' ')|0|2"
 check_eq "sync 1: the backfill's job labels are jobs of the generated trace that ran on those GPUs" \
     "$(q -c "SELECT count(*) FROM acmetrace.utilization_jobs u WHERE u.cluster = '$CL' AND u.series NOT LIKE 'live0-%'
                AND NOT EXISTS (SELECT 1 FROM prom_placement p JOIN acmetrace.jobs j ON j.cluster = '$CL' AND j.job_id = p.job_id
@@ -297,6 +302,16 @@ hostile truncated 1 "DCGM_FI_DEV_GPU_UTIL over [0-9T:.-]+\.\.[0-9T:.-]+ UTC: .+;
 hostile nohost 1 "the series of DCGM_FI_DEV_GPU_UTIL: .*gpu.*; nothing loaded" --prometheus "$FAKE_NOHOST"
 hostile no_such_label 1 "the series of DCGM_FI_DEV_GPU_UTIL: .*Hostname.*; nothing loaded" --prometheus "$PROM_URL" --host-label node
 grep -q 'Hostname="' "$OUT/nohost.stderr" && bad "nohost: the message names a Hostname" || ok "nohost: the series' labels named, no Hostname among them"
+
+# ---- two sources: each loads or fails on its own, the exit status the failing one's
+n=$(q -c "SELECT count(*) FROM acmetrace.sync_runs")
+run both --cluster slurmjobs --file "$ROOT/test/fixtures/slurm/sacct_final.txt" --prometheus "http://127.0.0.1:$down" --metrics GPU_UTIL
+check_eq "a file and Prometheus down: exit 3, the file's jobs loaded and recorded, the Prometheus run failed" \
+    "$rc $(q -F ' ' -c "SELECT string_agg(CASE WHEN source = 'prometheus' THEN source ELSE 'file' END || ':' || outcome, ' ' ORDER BY run_id)
+                          FROM acmetrace.sync_runs WHERE run_id > (SELECT max(run_id) FROM acmetrace.sync_runs) - 2") $(q -c "SELECT count(*) > 0 FROM acmetrace.jobs WHERE cluster = 'slurmjobs'")" \
+    "3 file:ok prometheus:failed t"
+grep -q "^acmetrace-sync: slurmjobs: file .*: [0-9]* lines read, [0-9]* inserted" <<<"$out" && ok "two sources: the file's summary line on stdout" ||
+    bad "two sources: stdout: $out"
 
 # ---- halving: a window Prometheus refuses (too many samples, time-out) is split
 run toomany --cluster fake --no-sacct --metrics GPU_UTIL --prometheus "$FAKE_TOOMANY" --prom-since "$(q -c "SELECT now() - interval '1 hour'")" --prom-lag 0s
