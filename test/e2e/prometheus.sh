@@ -303,6 +303,18 @@ hostile nohost 1 "the series of DCGM_FI_DEV_GPU_UTIL: .*gpu.*; nothing loaded" -
 hostile no_such_label 1 "the series of DCGM_FI_DEV_GPU_UTIL: .*Hostname.*; nothing loaded" --prometheus "$PROM_URL" --host-label node
 grep -q 'Hostname="' "$OUT/nohost.stderr" && bad "nohost: the message names a Hostname" || ok "nohost: the series' labels named, no Hostname among them"
 
+# ---- another sync of the cluster holds the lock: --no-wait exits 75, recording nothing
+coproc HOLD { psql -X -q -A -t 2>&1; }
+hold_pid=$HOLD_PID hold_in=${HOLD[1]}
+echo "SELECT 'held' FROM (SELECT pg_advisory_lock(hashtextextended('acmetrace-sync:$CL', 0))) l;" >&"$hold_in"
+read -r held <&"${HOLD[0]}"
+n=$(q -c "SELECT count(*) FROM acmetrace.sync_runs")
+run busy --no-wait --cluster "$CL" --no-sacct --prometheus "$PROM_URL" --metrics GPU_UTIL --prom-lag 2s
+check_eq "--no-wait while another sync holds the lock: exit 75, its message, no run, samples unchanged" \
+    "$held $rc $(grep -c "^acmetrace-sync: $CL: another sync of this cluster is running; not waiting (--no-wait), nothing loaded$" <<<"$err") $(q -c "SELECT count(*) FROM acmetrace.sync_runs") $(fingerprint)" \
+    "held 75 1 $n $fp"
+echo '\q' >&"$hold_in"; wait "$hold_pid" 2>/dev/null
+
 # ---- two sources: each loads or fails on its own, the exit status the failing one's
 n=$(q -c "SELECT count(*) FROM acmetrace.sync_runs")
 run both --cluster slurmjobs --file "$ROOT/test/fixtures/slurm/sacct_final.txt" --prometheus "http://127.0.0.1:$down" --metrics GPU_UTIL
