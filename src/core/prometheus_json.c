@@ -824,6 +824,9 @@ at_pj_feed(at_pj *p, const char *cbuf, size_t len)
 					/* the common bytes, fast */
 					while (i < len && p->utf_need == 0 && (c = buf[i]) >= 0x20 && c < 0x80 && c != '"' && c != '\\')
 						i++;
+					/* over its limit before anything else, however the body is cut */
+					if (p->want && !p->key_any && p->tok_len + (i - seg) > p->want_max)
+						return too_long(p, i);
 					if (i >= len)
 						break;
 					c = buf[i];
@@ -845,7 +848,7 @@ at_pj_feed(at_pj *p, const char *cbuf, size_t len)
 						if (p->buffered)
 						{
 							SAVE_SEG();
-							s = p->tok;
+							s = p->tok ? p->tok : "";	/* an empty string cut between its quotes */
 							n = p->tok_len;
 						}
 						else
@@ -1047,7 +1050,11 @@ at_pj_feed(at_pj *p, const char *cbuf, size_t len)
 								break;
 						}
 						if (more)
+						{
 							i++;
+							if (p->want && p->tok_len + (i - seg) > p->want_max)
+								return too_long(p, i);
+						}
 					}
 					if (more)
 						break;	/* the chunk ended inside it */
@@ -1058,7 +1065,7 @@ at_pj_feed(at_pj *p, const char *cbuf, size_t len)
 						if (p->buffered)
 						{
 							SAVE_SEG();
-							s = p->tok;
+							s = p->tok ? p->tok : "";	/* an empty string cut between its quotes */
 							n = p->tok_len;
 						}
 						else

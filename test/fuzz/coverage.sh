@@ -9,7 +9,7 @@
 set -eu
 cd "$(dirname "$0")/../.."
 
-targets=${*:-sketch_text sketch_decode occupancy_text occupancy_binary unpivot bins bins_state samples_decode sacct}
+targets=${*:-sketch_text sketch_decode occupancy_text occupancy_binary unpivot bins bins_state samples_decode sacct prometheus_json}
 cc=${FUZZ_CC:-clang-14}
 bin=/usr/lib/llvm-14/bin
 [ -x "$bin/llvm-cov" ] || bin=$(dirname "$(command -v llvm-cov)")
@@ -27,6 +27,7 @@ entries_of() {
 		bins) echo at_bins_check_equal at_bins_check_edges at_bins_check_thresholds at_bins_decode at_bins_cdf ;;
 		bins_state) echo at_bins_parse at_bins_format at_bins_decode ;;
 		sacct) echo at_sacct_parse at_sacct_parse_time at_sacct_parse_timelimit at_sacct_message ;;
+		prometheus_json) echo at_pj_feed at_pj_finish at_pc_feed at_pc_end at_prom_scale at_prom_time_ms at_prom_sample_next ;;
 		samples_decode) echo at_samples_check at_samples_decode at_samples_iter_next at_samples_iter_next_scaled at_samples_slice at_samples_sum_text at_samples_encode at_samples_parse ;;
 	esac
 }
@@ -39,6 +40,7 @@ core_of() {
 		bins | bins_state) echo src/core/bins.c ;;
 		samples_*) echo src/core/samples.c ;;
 		sacct) echo src/core/sacct.c ;;
+		prometheus_json) echo src/core/prometheus.c src/core/prometheus_json.c ;;
 	esac
 }
 
@@ -48,14 +50,14 @@ for t in $targets; do
 	corpus=test/out/fuzz/$t/corpus
 	[ -d "$corpus" ] || corpus=test/fuzz/corpus/$t
 	$cc -g -O1 -fsanitize=fuzzer -fprofile-instr-generate -fcoverage-mapping -Isrc/core \
-		-o "$out/fuzz_$t" test/fuzz/fuzz_"$t".c "$core" -lm
+		-o "$out/fuzz_$t" test/fuzz/fuzz_"$t".c $core -lm
 	rm -f "$out/$t".profraw
 	LLVM_PROFILE_FILE="$out/$t.profraw" "$out/fuzz_$t" -runs=0 "$corpus" > "$out/$t.log" 2>&1
 	"$bin/llvm-profdata" merge -sparse "$out/$t.profraw" -o "$out/$t.profdata"
-	"$bin/llvm-cov" report "$out/fuzz_$t" -instr-profile="$out/$t.profdata" "$core" |
+	"$bin/llvm-cov" report "$out/fuzz_$t" -instr-profile="$out/$t.profdata" $core |
 		awk -v t="$t" -v f="$core" -v n="$(ls "$corpus" | wc -l)" '$1 ~ /\.c$/ {
-			printf "%-14s %-22s lines %s, branches %s (%s corpus files)\n", t, f, $10, $13, n }'
-	"$bin/llvm-cov" report -show-functions "$out/fuzz_$t" -instr-profile="$out/$t.profdata" "$core" |
+			printf "%-14s %-22s lines %s, branches %s (%s corpus files)\n", t, index(f, " ") ? $1 : f, $10, $13, n }'
+	"$bin/llvm-cov" report -show-functions "$out/fuzz_$t" -instr-profile="$out/$t.profdata" $core |
 		awk -v want=" $(entries_of "$t") " 'index(want, " " $1 " ") {
 			printf "%-14s   %-35s lines %s, branches %s\n", "", $1, $7, $8 == 0 ? "(none)" : $10 }'
 done

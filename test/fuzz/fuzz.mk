@@ -10,7 +10,7 @@ FUZZ_RUNS    ?= 20000
 FUZZ_CFLAGS   = -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all \
                 -Wall -Wextra -Werror -Isrc/core
 FUZZ_TARGETS  = sketch_text sketch_decode occupancy_text occupancy_binary occupancy_state_text unpivot bins bins_state \
-                samples_decode summary scheduler gbdt_decode sacct
+                samples_decode summary scheduler gbdt_decode sacct prometheus_json
 # names with or without their fuzz_ prefix (FUZZ_TARGETS=fuzz_sacct is sacct)
 FUZZ_NAMES    = $(patsubst fuzz_%,%,$(FUZZ_TARGETS))
 FUZZ_BINS     = $(FUZZ_NAMES:%=test/fuzz/fuzz_%)
@@ -25,6 +25,7 @@ test/fuzz/fuzz_summary: src/core/summary.c src/core/value_counts.c src/core/occu
 test/fuzz/fuzz_scheduler: src/core/scheduler.c
 test/fuzz/fuzz_gbdt_decode: src/core/gbdt.c
 test/fuzz/fuzz_sacct: src/core/sacct.c
+test/fuzz/fuzz_prometheus_json: src/core/prometheus.c src/core/prometheus_json.c
 $(FUZZ_BINS): test/fuzz/fuzz_%: test/fuzz/fuzz_%.c $(wildcard src/core/*.h test/fuzz/*.h)
 	$(FUZZ_CC) $(FUZZ_CFLAGS) -o $@ $(filter %.c,$^) -lm
 

@@ -12,7 +12,7 @@ cd "$(dirname "$0")/../.."
 
 runs=${1:-20000}
 shift || true
-targets=${*:-sketch_text sketch_decode occupancy_text occupancy_binary occupancy_state_text unpivot bins bins_state samples_decode summary scheduler gbdt_decode sacct}
+targets=${*:-sketch_text sketch_decode occupancy_text occupancy_binary occupancy_state_text unpivot bins bins_state samples_decode summary scheduler gbdt_decode sacct prometheus_json}
 out=test/out/fuzz
 make=${MAKE:-make}
 
