@@ -37,7 +37,8 @@ if [ "${1:-}" != --inner ]; then
 # server.py PORT MODE: exporter (dcgm-exporter's text of 4 GPUs, new values
 # at each request), or a fake Prometheus API: 500, stall, malformed,
 # truncated, nohost (its /api/v1/series lists a series without Hostname),
-# toomany and timeout (query ranges logged to the file argv[3])
+# toomany and timeout (query ranges logged to the file argv[3]), fixed7
+# and fixed8 (two samples at fixed times)
 import http.server, random, sys, time, urllib.parse
 port, mode = int(sys.argv[1]), sys.argv[2]
 SERIES = '{"__name__":"DCGM_FI_DEV_GPU_UTIL","Hostname":"fake0","gpu":"0"}'
@@ -81,6 +82,9 @@ class H(http.server.BaseHTTPRequestHandler):
             if r > 600000:
                 return self.reply(422, '{"status":"error","errorType":"execution","error":"query processing would load too many samples into memory in query execution"}')
             return self.reply(200, '{"status":"success","data":{"resultType":"matrix","result":[]}}')
+        if mode in ('fixed7', 'fixed8'):   # the same two times at every query, valued 7 or 8
+            return self.reply(200, '{"status":"success","data":{"resultType":"matrix","result":[{"metric":%s,"values":[[1795700000,"%s"],[1795700015,"%s"]]}]}}'
+                              % (SERIES, mode[-1], mode[-1]))
         body = '{"status":"success","data":{"resultType":"matrix","result":[{"metric":%s,"values":[[%d.5,"7"],[%d,"8"]]}]}}' \
                % (SERIES, time.time() - 30, time.time() - 20)
         if mode == 'malformed':
@@ -108,7 +112,7 @@ EOF
     }
     start_server exporter || finish
     export_port=$port
-    for m in 500 stall malformed truncated nohost toomany timeout; do
+    for m in 500 stall malformed truncated nohost toomany timeout fixed7 fixed8; do
         start_server "$m" || finish
         export "FAKE_${m^^}=http://127.0.0.1:$port"
     done
@@ -334,6 +338,15 @@ run timeout --cluster fake --no-sacct --metrics GPU_UTIL --prometheus "$FAKE_TIM
 check_eq "time-outs: halved down to 1 s, then a failed run (exit 3)" \
     "$rc $(tr '\n' ' ' <"$PT_TMP/timeout.log")$(last_run "outcome") $(grep -c 'Prometheus could not answer even for a 1 s window: .*timed out' <<<"$err")" \
     "3 9999 4999 2499 1249 999 failed 1"
+
+# ---- a sample Prometheus now gives another value than the stored one: the loader's error
+run fixed7 --cluster fake2 --no-sacct --metrics GPU_UTIL --prometheus "$FAKE_FIXED7" --prom-since '2026-11-25 00:00+00' --prom-window '30 days'
+check_eq "two samples loaded" "$rc $(last_run "cluster, outcome, inserted")" "0 fake2 ok 2"
+fp2=$(fingerprint)
+run fixed8 --cluster fake2 --no-sacct --metrics GPU_UTIL --prometheus "$FAKE_FIXED8" --prom-since '2026-11-25 00:00+00' --prom-window '30 days'
+check_eq "another value for a stored sample: exit 1, the loader's message naming the series, a failed run, nothing changed" \
+    "$rc $(grep -c "^acmetrace-sync: fake2: load of prometheus .* failed, nothing loaded: .*fake0-gpu0" <<<"$err") $(grep -c -e awk -e curl <<<"$err") $(last_run "cluster, outcome") $(fingerprint)" \
+    "1 1 0 fake2 failed $fp2"
 
 # ---- usage
 n=$(q -c "SELECT count(*) FROM acmetrace.sync_runs")
