@@ -12,8 +12,9 @@
 -- samples left out or written as NaN in public.prom_holes.
 -- The nodes are the 8 with the most jobs in the window, by name; the first
 -- 4 carry dcgm-exporter's hpc_job label (its --hpc-job-mapping-dir) while a
--- job runs on the GPU, the others none.  Values are the generator's text:
--- GPU_UTIL percent, SM_ACTIVE a ratio 0..1 (DCGM's unit), FB_USED MiB.
+-- job runs on the GPU, the others none.  Values are the generator's text
+-- (GPU_UTIL percent, FB_USED MiB), SM_ACTIVE's percent divided by 100
+-- exactly, as DCGM's ratio 0..1 (acmetrace-sync stores it times 100 again).
 \set ON_ERROR_STOP 1
 \set QUIET 1
 \pset format unaligned
@@ -111,7 +112,9 @@ SELECT '# TYPE ' || dcgm || E' gauge\n' ||
        string_agg(format('%s{Hostname="%s",UUID="%s",device="nvidia%s",gpu="%s",modelName="NVIDIA A100-SXM4-80GB"%s} %s %s',
                          dcgm, host, uuid, gpu, gpu,
                          CASE WHEN j.job_id IS NOT NULL THEN format(',hpc_job="%s"', j.job_id) ELSE '' END,
-                         CASE WHEN h.kind = 'nan' AND dcgm = 'DCGM_FI_DEV_GPU_UTIL' THEN 'NaN' ELSE value END,
+                         CASE WHEN h.kind = 'nan' AND dcgm = 'DCGM_FI_DEV_GPU_UTIL' THEN 'NaN'
+                              WHEN dcgm = 'DCGM_FI_PROF_SM_ACTIVE' THEN trim_scale(value::numeric / 100)::text
+                              ELSE value END,
                          round(extract(epoch FROM s.ts), 3)), E'\n' ORDER BY s.series, s.ts)
   FROM samples s
   LEFT JOIN public.prom_holes h USING (series, ts)

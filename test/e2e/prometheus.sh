@@ -228,6 +228,8 @@ n1=$(grep -cv -e $'\tNaN$' "$OUT/prom1.tsv")
 check_eq "sync 1: samples read and stored = Prometheus's raw samples of the window (NaN not stored)" \
     "$(last_run "lines, inserted") $(stored)" "$n1 $n1 $n1"
 check_eq "sync 1: every stored sample is Prometheus's, time and value (SM_ACTIVE x 100)" "$(compare "$OUT/prom1.tsv")" ""
+check_eq "sync 1: SM_ACTIVE, DCGM's ratio, stored in percent as the published files and the generator write it" \
+    "$(q -c "SELECT min(value) >= 0 AND max(value) > 1 AND max(value) <= 100 FROM acmetrace.utilization WHERE cluster = '$CL' AND metric = 'SM_ACTIVE'")" t
 check_eq "sync 1: samples of the backfill's 64 GPUs and the exporter's 4" \
     "$(q -c "SELECT count(DISTINCT series) FROM acmetrace.utilization_blocks WHERE cluster = '$CL'")" 68
 check_eq "sync 1: no sample stored in a gap of the backfill" \
