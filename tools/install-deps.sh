@@ -8,7 +8,8 @@ if [ "$(id -u)" -ne 0 ]; then
     exit 1
 fi
 # Prometheus (with promtool), curl and python3 are for test/e2e/prometheus.sh
-# (tools/prometheus_server.sh starts a private Prometheus; acmetrace-sync uses curl).
+# (tools/prometheus_server.sh starts a private Prometheus; acmetrace-sync uses curl);
+# GNU time measures bench/prometheus's peak memory.
 # Slurm, its accounting daemon on MariaDB, and munge are for test/e2e/slurm.sh,
 # which starts private ones (tools/slurm_cluster.sh): installing them must not
 # start the system's.  A policy-rc.d that denies every start (exit 101) holds
@@ -27,6 +28,6 @@ apt-get install -y -qq --no-install-recommends \
     gnuplot-nox chromium fonts-dejavu-core \
     clang-14 libclang-rt-14-dev llvm-14 \
     slurm-wlm slurm-client slurmdbd mariadb-server mariadb-client munge gawk \
-    prometheus curl python3 \
+    prometheus curl python3 time \
     >/dev/null
 echo "install-deps: $(pg_config --version), $(gcc --version | head -1), slurm $(dpkg-query -W -f '${Version}' slurm-client)"

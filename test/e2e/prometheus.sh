@@ -283,6 +283,44 @@ check_eq "after sync 2: gaps stay gaps" \
     "$(q -c "SELECT count(*) FROM prom_holes h JOIN acmetrace.utilization u ON u.series = h.series AND u.ts = h.ts AND u.cluster = '$CL'
               WHERE h.kind = 'gap' OR u.metric = 'GPU_UTIL'")" 0
 
+# ---- job_utilization on the synced samples: the labelled nodes' jobs by
+# their hpc_job spans, the others' by their placement (acmetrace.job_gpus,
+# filled from the generator's), against a plain SQL join over the decoded
+# samples (acmetrace.utilization)
+q -c "INSERT INTO acmetrace.job_gpus (cluster, job_id, series)
+      SELECT '$CL', p.job_id, p.series FROM prom_placement p
+       WHERE p.job_id IN (SELECT job_id FROM acmetrace.jobs WHERE cluster = '$CL')
+         AND EXISTS (SELECT 1 FROM unnest(p.series) s JOIN prom_gpus g ON g.series = s AND NOT g.labelled)" >/dev/null
+for m in GPU_UTIL SM_ACTIVE; do
+    check_eq "job_utilization('$CL', '$m') equals a plain join over acmetrace.utilization (rows only in one, only in the other; label and placement rows)" "$(q -F ' ' <<EOF
+CREATE TEMP TABLE ref AS
+WITH labelled AS (SELECT DISTINCT cluster, job_id FROM acmetrace.utilization_jobs WHERE metric = '$m' AND cluster = '$CL'),
+w AS (
+    SELECT j.cluster, j.job_id, 'label' AS matched_by, u.series, greatest(u.first_ts, j.start_time) AS lo,
+           least(u.last_ts, j.end_time) AS hi, true AS hi_in
+      FROM acmetrace.utilization_jobs u JOIN acmetrace.jobs j USING (cluster, job_id)
+     WHERE u.metric = '$m' AND u.cluster = '$CL' AND j.gpu_num > 0
+    UNION ALL
+    SELECT j.cluster, j.job_id, 'placement', s, j.start_time, j.end_time, false
+      FROM acmetrace.job_gpus g JOIN acmetrace.jobs j USING (cluster, job_id), unnest(g.series) s
+     WHERE g.cluster = '$CL' AND j.gpu_num > 0 AND j.start_time IS NOT NULL
+       AND (j.cluster, j.job_id) NOT IN (SELECT * FROM labelled)),
+v AS (
+    SELECT DISTINCT w.cluster, w.job_id, w.matched_by, u.series, u.ts, u.value
+      FROM w JOIN acmetrace.utilization u ON u.metric = '$m' AND u.cluster = w.cluster AND u.series = w.series
+     WHERE u.ts >= w.lo AND (w.hi IS NULL OR u.ts < w.hi OR (w.hi_in AND u.ts = w.hi)))
+SELECT v.cluster, v.job_id, j.type, j.gpu_num, v.matched_by, count(DISTINCT v.series)::int AS series, count(*) AS samples,
+       (sum(v.value::numeric) / count(*))::float8 AS mean, percentile_cont(0.5) WITHIN GROUP (ORDER BY v.value) AS median,
+       round(100.0 * count(*) FILTER (WHERE v.value <= 1) / count(*), 2) AS idle_pct
+  FROM v JOIN acmetrace.jobs j USING (cluster, job_id)
+ GROUP BY 1, 2, 3, 4, 5;
+SELECT (SELECT count(*) FROM (SELECT * FROM acmetrace.job_utilization('$CL', '$m') EXCEPT ALL SELECT * FROM ref) d),
+       (SELECT count(*) FROM (SELECT * FROM ref EXCEPT ALL SELECT * FROM acmetrace.job_utilization('$CL', '$m')) d),
+       (SELECT count(*) > 0 FROM ref WHERE matched_by = 'label'), (SELECT count(*) > 0 FROM ref WHERE matched_by = 'placement');
+EOF
+)" "0 0 t t"
+done
+
 # ---- hostile sources: a non-zero exit, a clear message, a failed run, nothing changed
 fp=$(fingerprint)
 # hostile NAME CODE MESSAGE-REGEX ARGS...: acmetrace-sync --no-sacct --prometheus ARGS...
