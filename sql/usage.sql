@@ -37,7 +37,7 @@ LANGUAGE sql AS $$
                                  ELSE s.partition END AS k
           FROM acmetrace.jobs j LEFT JOIN acmetrace.slurm_jobs s USING (cluster, job_id)
          WHERE (cl IS NULL OR j.cluster = cl) AND j.end_time >= coalesce(since, '-infinity')
-           AND j.end_time < coalesce(until, 'infinity')),
+           AND (until IS NULL OR j.end_time < until)),
     span AS (
         SELECT c.cluster,
                coalesce(c.gpu_capacity, (SELECT acmetrace.peak(acmetrace.occupancy_agg(x.start_time, x.end_time, x.gpu_num))

@@ -167,9 +167,9 @@ AS $$
           FROM acmetrace.jobs j
           LEFT JOIN acmetrace.slurm_jobs sj
             ON usage_scan.by IN ('account', 'partition') AND sj.cluster = j.cluster AND sj.job_id = j.job_id
-         WHERE j.cluster IN (SELECT cs.cluster FROM cs)
-           AND j.end_time IS NOT NULL
-           AND (usage_scan.since IS NULL OR j.end_time >= usage_scan.since)
+         WHERE (usage_scan.cluster IS NULL OR j.cluster = usage_scan.cluster)
+           -- a range the index jobs_cluster_end serves (NULL end_time: in none)
+           AND j.end_time >= coalesce(usage_scan.since, '-infinity')
            AND (usage_scan.until IS NULL OR j.end_time < usage_scan.until)),
     g AS (
         SELECT j.cluster, grouping(j.grp) = 1 AS total, j.grp, count(*) AS n, count(*) FILTER (WHERE j.gpu) AS gn,
