@@ -48,15 +48,17 @@ CREATE FUNCTION acmetrace_internal.usage_rows(cl text, tz text, days date[])
 RETURNS SETOF acmetrace.summary_usage
 LANGUAGE sql STABLE
 AS $$
-    SELECT cl, x.d, x.user_id, x.vc, sum(x.n)::bigint, sum(x.gn)::bigint, sum(x.t), sum(x.f), sum(x.c),
-           sum(x.wn)::bigint, sum(x.ws),
-           coalesce(array_agg(x.w ORDER BY x.w) FILTER (WHERE x.w IS NOT NULL), '{}'),
-           coalesce(array_agg(x.wn ORDER BY x.w) FILTER (WHERE x.w IS NOT NULL), '{}'),
-           min(x.fs), max(x.le)
-      FROM (SELECT j.d, j.user_id, j.vc, j.w, count(*) AS n, count(*) FILTER (WHERE j.gpu_num > 0) AS gn,
+    SELECT cl, x.d, x.user_id, x.vc, x.n, x.gn, x.t, x.f, x.c, x.wn, x.ws,
+           m.merged_vals, m.merged_counts, x.fs, x.le
+      FROM (SELECT j.d, j.user_id, j.vc, count(*) AS n, count(*) FILTER (WHERE j.gpu_num > 0) AS gn,
                    sum(j.t) AS t, sum(j.t) FILTER (WHERE j.final_state = 'FAILED') AS f,
                    sum(j.t) FILTER (WHERE j.final_state = 'CANCELLED') AS c,
-                   count(j.w) AS wn, sum(j.w::numeric) AS ws, min(j.submit_time) AS fs, max(j.end_time) AS le
+                   count(j.w) AS wn, sum(j.w::numeric) AS ws,
+                   -- the value counts, built in C (an infinite wait, which
+                   -- makes the cluster inexact, so unread, is left out)
+                   array_agg(j.w) FILTER (WHERE j.w < 'Infinity') AS wv,
+                   array_agg(1::bigint) FILTER (WHERE j.w < 'Infinity') AS wc,
+                   min(j.submit_time) AS fs, max(j.end_time) AS le
               FROM (SELECT (j.end_time AT TIME ZONE tz)::date AS d, j.user_id, j.vc, j.gpu_num, j.final_state,
                            j.submit_time, j.end_time,
                            CASE WHEN j.gpu_num > 0 THEN coalesce(j.gpu_time, j.duration * j.gpu_num) END AS t,
@@ -76,8 +78,8 @@ AS $$
                        AND j.end_time < ((dd + 1)::timestamp AT TIME ZONE tz) + interval '3 hours'
                        AND (j.end_time AT TIME ZONE tz)::date = dd
                      WHERE days IS NOT NULL) j
-             GROUP BY j.d, j.user_id, j.vc, j.w) x
-     GROUP BY x.d, x.user_id, x.vc
+             GROUP BY j.d, j.user_id, j.vc) x,
+           LATERAL acmetrace_internal.vc_merge(NULL, NULL, x.wv, x.wc) m
 $$;
 COMMENT ON FUNCTION acmetrace_internal.usage_rows(text, text, date[]) IS
   'The summary_usage rows of cluster cl (time zone tz) for the days of end in days (NULL: every day), from its jobs.';
@@ -224,16 +226,15 @@ AS $$
                coalesce(sum(s.cancelled_gpu_time), 0) AS c,
                sum(s.wait_sum) / nullif(sum(s.wait_n), 0) AS mw
           FROM s GROUP BY GROUPING SETS ((s.cluster, s.grp), (s.cluster))),
-    -- the waits' value counts merged per group
+    -- the waits' value counts merged per group (vc_merge adds repeats)
     v AS (
-        SELECT s.cluster, grouping(s.grp) = 1 AS total, s.grp, u.v, sum(u.n) AS n
+        SELECT s.cluster, grouping(s.grp) = 1 AS total, s.grp, array_agg(u.v) AS vals, array_agg(u.n) AS counts
           FROM s, unnest(s.wait_vals, s.wait_counts) u(v, n)
-         GROUP BY GROUPING SETS ((s.cluster, s.grp, u.v), (s.cluster, u.v))),
+         GROUP BY GROUPING SETS ((s.cluster, s.grp), (s.cluster))),
     p AS (
         SELECT v.cluster, v.total, v.grp,
-               (acmetrace_internal.vc_percentiles(array_agg(v.v ORDER BY v.v), array_agg(v.n::bigint ORDER BY v.v),
-                                                  '{0.9}'))[1] AS p90
-          FROM v GROUP BY v.cluster, v.total, v.grp),
+               (acmetrace_internal.vc_percentiles(m.merged_vals, m.merged_counts, '{0.9}'))[1] AS p90
+          FROM v, LATERAL acmetrace_internal.vc_merge(NULL, NULL, v.vals, v.counts) m),
     r AS (
         SELECT g.cluster, false AS total, g.grp, g.n, g.gn, g.t, g.f, g.c, g.mw, p.p90
           FROM g LEFT JOIN p ON p.cluster = g.cluster AND NOT p.total AND p.grp IS NOT DISTINCT FROM g.grp
