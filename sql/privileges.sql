@@ -80,6 +80,7 @@ UNION ALL SELECT 'gpu_time_lost_weekly', md5(string_agg(t::text, '|' ORDER BY t:
 UNION ALL SELECT 'failure_taxonomy', md5(string_agg(t::text, '|' ORDER BY t::text)) FROM acmetrace.failure_taxonomy('synth') t
 UNION ALL SELECT 'audit', md5(string_agg(t::text, '|' ORDER BY t::text)) FROM acmetrace.audit() t
 UNION ALL SELECT 'trace_comparison', md5(string_agg(t::text, '|' ORDER BY t::text)) FROM acmetrace.trace_comparison() t
+UNION ALL SELECT 'usage_by_user', md5(string_agg(t::text, '|' ORDER BY t::text)) FROM acmetrace.usage_by_user('synth', '2023-03-01 00:00+08', '2023-03-08 00:00+08') t
 UNION ALL SELECT 'util_histogram', md5(string_agg(t::text, '|' ORDER BY t::text)) FROM acmetrace.util_histogram('seren', 'NODE_CPU_UTILIZATION') t
 UNION ALL SELECT 'util_cdf', md5(string_agg(t::text, '|' ORDER BY t::text)) FROM acmetrace.util_cdf('seren', 'node_cpu_utilization') t
 UNION ALL SELECT 'trace_seren_csv', md5(string_agg(t::text, '|' ORDER BY t::text)) FROM acmetrace.trace_seren_csv('synth') t

@@ -32,7 +32,9 @@ BEGIN
       ('queue_cdf', 'queue_cdf(%L)'),
       ('gpu_num_cdf', 'gpu_num_cdf(%L)'),
       ('failure_taxonomy', 'failure_taxonomy(%L)'),
-      ('trace_comparison', 'trace_comparison(%L)')
+      ('trace_comparison', 'trace_comparison(%L)'),
+      ('usage_by_user', 'usage_by_user(%L)'),
+      ('usage_by_group', 'usage_by_group(%L)')
     LOOP
         q := format('SELECT count(*), string_agg(t::text, ''|'') FROM acmetrace.' || q || ' t', cl);
         e1 := NULL;
