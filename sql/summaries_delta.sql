@@ -13,6 +13,7 @@ CREATE FUNCTION pg_temp.summary_rows(cl text) RETURNS SETOF text LANGUAGE sql AS
     UNION ALL SELECT 'g ' || s::text FROM acmetrace.summary_groups s WHERE s.cluster = cl
     UNION ALL SELECT 'w ' || s::text FROM acmetrace.summary_weeks s WHERE s.cluster = cl
     UNION ALL SELECT 'v ' || s::text FROM acmetrace.summary_values s WHERE s.cluster = cl
+    UNION ALL SELECT 'u ' || s::text FROM acmetrace.summary_usage s WHERE s.cluster = cl
 $$;
 -- differing(cl): rows in the summaries but not in a rebuild, plus the
 -- reverse (EXCEPT ALL both ways); the rebuild stays.
