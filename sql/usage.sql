@@ -82,8 +82,9 @@ $$;
 -- 1. Windows: whole, a day in alpha's zone (summary path), the same day
 -- at UTC midnights and some hours (scan), one bound only, an empty window,
 -- a window past the trace; every cluster with bounds on midnights of both
--- zones (alpha's are not beta's: scan).  summary_path: the window is on
--- local midnights, so usage_by_user reads summary_usage.
+-- zones (a cluster at a time: alpha's midnights are not beta's).  paths:
+-- where the window is on a cluster's local midnights, usage_by_user reads
+-- its summary_usage; summary: that path alone against the definition.
 CREATE TEMP TABLE windows (name text, cl text, since timestamptz, until timestamptz);
 INSERT INTO windows VALUES
   ('whole', 'alpha', NULL, NULL),
@@ -99,7 +100,10 @@ INSERT INTO windows VALUES
   ('every cluster', NULL, NULL, NULL),
   ('every cluster, utc days', NULL, '2023-03-01', '2023-05-03'),
   ('every cluster, alpha''s days', NULL, '2023-03-01 00:00+08', '2023-05-03 00:00+08');
-SELECT w.name, acmetrace_internal.usage_days(w.cl, w.since, w.until) AS summary_path,
+SELECT w.name,
+       (SELECT string_agg(c.cluster || CASE WHEN acmetrace_internal.usage_days(c.cluster, w.since, w.until)
+                                             THEN ' summary' ELSE ' scan' END, ', ' ORDER BY c.cluster)
+          FROM acmetrace.clusters c WHERE w.cl IS NULL OR c.cluster = w.cl) AS paths,
        (SELECT count(*) FROM acmetrace.usage_by_user(w.cl, w.since, w.until)) AS rows,
        pg_temp.same(format('SELECT * FROM acmetrace.usage_by_user(%L, %L, %L)', w.cl, w.since, w.until),
                     format('SELECT * FROM pg_temp.ref(%L, %L, %L, ''user'')', w.cl, w.since, w.until)) AS by_user,

@@ -275,19 +275,27 @@ RETURNS TABLE (cluster text, grp text, jobs bigint, gpu_jobs bigint, gpu_h numer
                p90_wait_s numeric, capacity_pct numeric)
 LANGUAGE plpgsql STABLE
 AS $$
+DECLARE
+    cl text;
 BEGIN
     PERFORM acmetrace_internal.known_cluster(a1);
-    IF a4 IN ('user', 'vc') AND acmetrace_internal.summarized(a1)
-       AND pg_catalog.has_table_privilege('acmetrace.summary_usage', 'SELECT')
-       AND acmetrace_internal.usage_days(a1, a2, a3) THEN
-        RETURN QUERY SELECT * FROM acmetrace_internal.usage_summary(a1, a2, a3, a4);
-    ELSE
-        RETURN QUERY SELECT * FROM acmetrace_internal.usage_scan(a1, a2, a3, a4);
-    END IF;
+    -- a cluster at a time (in the order of the rows), each by the path it
+    -- can take: a window on one zone's midnights is not on another's
+    FOR cl IN SELECT c.cluster FROM acmetrace.clusters c WHERE a1 IS NULL OR c.cluster = a1
+               ORDER BY c.cluster COLLATE "C"
+    LOOP
+        IF a4 IN ('user', 'vc') AND acmetrace_internal.summarized(cl)
+           AND pg_catalog.has_table_privilege('acmetrace.summary_usage', 'SELECT')
+           AND acmetrace_internal.usage_days(cl, a2, a3) THEN
+            RETURN QUERY SELECT * FROM acmetrace_internal.usage_summary(cl, a2, a3, a4);
+        ELSE
+            RETURN QUERY SELECT * FROM acmetrace_internal.usage_scan(cl, a2, a3, a4);
+        END IF;
+    END LOOP;
 END
 $$;
 COMMENT ON FUNCTION acmetrace_internal.usage_run(text, timestamptz, timestamptz, text) IS
-  'acmetrace.usage_by_user and usage_by_group: from summary_usage when it can answer (by user or vc, a window on local midnights), else the scan.';
+  'acmetrace.usage_by_user and usage_by_group, a cluster at a time: from summary_usage when it can answer (by user or vc, a window on the cluster''s local midnights), else the scan.';
 
 CREATE FUNCTION acmetrace.usage_by_user(cluster text DEFAULT NULL, since timestamptz DEFAULT NULL,
                                         until timestamptz DEFAULT NULL)
