@@ -51,7 +51,7 @@ LANGUAGE sql AS $$
                coalesce(sum(coalesce(j.gpu_time, j.duration * j.gpu_num)) FILTER (WHERE j.gpu_num > 0), 0) AS t,
                coalesce(sum(coalesce(j.gpu_time, j.duration * j.gpu_num)) FILTER (WHERE j.gpu_num > 0 AND j.final_state = 'FAILED'), 0) AS f,
                coalesce(sum(coalesce(j.gpu_time, j.duration * j.gpu_num)) FILTER (WHERE j.gpu_num > 0 AND j.final_state = 'CANCELLED'), 0) AS c,
-               avg(j.wait_s::numeric) FILTER (WHERE j.gpu_num > 0 AND j.wait_s >= 0) AS mw,
+               extract(epoch FROM avg(j.start_time - j.submit_time) FILTER (WHERE j.gpu_num > 0 AND j.wait_s >= 0)) AS mw,
                percentile_cont(0.9) WITHIN GROUP (ORDER BY j.wait_s) FILTER (WHERE j.gpu_num > 0 AND j.wait_s >= 0) AS p90
           FROM j GROUP BY j.cluster, j.k
         UNION ALL
@@ -59,7 +59,7 @@ LANGUAGE sql AS $$
                coalesce(sum(coalesce(j.gpu_time, j.duration * j.gpu_num)) FILTER (WHERE j.gpu_num > 0), 0),
                coalesce(sum(coalesce(j.gpu_time, j.duration * j.gpu_num)) FILTER (WHERE j.gpu_num > 0 AND j.final_state = 'FAILED'), 0),
                coalesce(sum(coalesce(j.gpu_time, j.duration * j.gpu_num)) FILTER (WHERE j.gpu_num > 0 AND j.final_state = 'CANCELLED'), 0),
-               avg(j.wait_s::numeric) FILTER (WHERE j.gpu_num > 0 AND j.wait_s >= 0),
+               extract(epoch FROM avg(j.start_time - j.submit_time) FILTER (WHERE j.gpu_num > 0 AND j.wait_s >= 0)),
                percentile_cont(0.9) WITHIN GROUP (ORDER BY j.wait_s) FILTER (WHERE j.gpu_num > 0 AND j.wait_s >= 0)
           FROM span s LEFT JOIN j ON j.cluster = s.cluster GROUP BY s.cluster)
     SELECT g.cluster, g.k, g.n, g.gn, round(g.t / 3600, 2), round(g.f / 3600, 2), round(g.c / 3600, 2),

@@ -53,7 +53,7 @@ AS $$
       FROM (SELECT j.d, j.user_id, j.vc, count(*) AS n, count(*) FILTER (WHERE j.gpu_num > 0) AS gn,
                    sum(j.t) AS t, sum(j.t) FILTER (WHERE j.final_state = 'FAILED') AS f,
                    sum(j.t) FILTER (WHERE j.final_state = 'CANCELLED') AS c,
-                   count(j.w) AS wn, sum(j.w::numeric) AS ws,
+                   count(j.w) AS wn, sum(j.wi) AS ws,
                    -- the value counts, built in C (an infinite wait, which
                    -- makes the cluster inexact, so unread, is left out)
                    array_agg(j.w) FILTER (WHERE j.w < 'Infinity') AS wv,
@@ -62,7 +62,8 @@ AS $$
               FROM (SELECT (j.end_time AT TIME ZONE tz)::date AS d, j.user_id, j.vc, j.gpu_num, j.final_state,
                            j.submit_time, j.end_time,
                            CASE WHEN j.gpu_num > 0 THEN coalesce(j.gpu_time, j.duration * j.gpu_num) END AS t,
-                           CASE WHEN j.gpu_num > 0 AND j.wait_s >= 0 THEN j.wait_s END AS w
+                           CASE WHEN j.gpu_num > 0 AND j.wait_s >= 0 THEN j.wait_s END AS w,
+                           CASE WHEN j.gpu_num > 0 AND j.wait_s >= 0 THEN j.start_time - j.submit_time END AS wi
                       FROM acmetrace.jobs j
                      WHERE days IS NULL AND j.cluster = cl AND j.end_time IS NOT NULL
                     UNION ALL
@@ -70,7 +71,8 @@ AS $$
                     -- midnights a zone's transitions move
                     SELECT dd, j.user_id, j.vc, j.gpu_num, j.final_state, j.submit_time, j.end_time,
                            CASE WHEN j.gpu_num > 0 THEN coalesce(j.gpu_time, j.duration * j.gpu_num) END,
-                           CASE WHEN j.gpu_num > 0 AND j.wait_s >= 0 THEN j.wait_s END
+                           CASE WHEN j.gpu_num > 0 AND j.wait_s >= 0 THEN j.wait_s END,
+                           CASE WHEN j.gpu_num > 0 AND j.wait_s >= 0 THEN j.start_time - j.submit_time END
                       FROM unnest(days) dd
                       JOIN acmetrace.jobs j
                         ON j.cluster = cl
@@ -165,7 +167,9 @@ AS $$
                                   WHEN 'account' THEN sj.account ELSE sj.partition END AS grp,
                j.gpu_num > 0 AS gpu, j.final_state,
                CASE WHEN j.gpu_num > 0 THEN coalesce(j.gpu_time, j.duration * j.gpu_num) END AS t,
-               CASE WHEN j.gpu_num > 0 AND j.wait_s >= 0 THEN j.wait_s END AS w
+               CASE WHEN j.gpu_num > 0 AND j.wait_s >= 0 THEN j.wait_s END AS w,
+               -- the mean from an interval sum: exact, and the same from the summaries
+               CASE WHEN j.gpu_num > 0 AND j.wait_s >= 0 THEN j.start_time - j.submit_time END AS wi
           FROM acmetrace.jobs j
           LEFT JOIN acmetrace.slurm_jobs sj
             ON usage_scan.by IN ('account', 'partition') AND sj.cluster = j.cluster AND sj.job_id = j.job_id
@@ -178,7 +182,7 @@ AS $$
                coalesce(sum(j.t), 0) AS t,
                coalesce(sum(j.t) FILTER (WHERE j.final_state = 'FAILED'), 0) AS f,
                coalesce(sum(j.t) FILTER (WHERE j.final_state = 'CANCELLED'), 0) AS c,
-               avg(j.w::numeric) AS mw,
+               extract(epoch FROM avg(j.wi)) AS mw,
                percentile_cont(0.9) WITHIN GROUP (ORDER BY j.w) AS p90
           FROM j GROUP BY GROUPING SETS ((j.cluster, j.grp), (j.cluster))),
     r AS (
@@ -224,7 +228,7 @@ AS $$
         SELECT s.cluster, grouping(s.grp) = 1 AS total, s.grp, sum(s.jobs) AS n, sum(s.gpu_jobs) AS gn,
                coalesce(sum(s.gpu_time), 0) AS t, coalesce(sum(s.failed_gpu_time), 0) AS f,
                coalesce(sum(s.cancelled_gpu_time), 0) AS c,
-               sum(s.wait_sum) / nullif(sum(s.wait_n), 0) AS mw
+               extract(epoch FROM sum(s.wait_sum) / nullif(sum(s.wait_n), 0)::float8) AS mw
           FROM s GROUP BY GROUPING SETS ((s.cluster, s.grp), (s.cluster))),
     -- the waits' value counts merged per group (vc_merge adds repeats)
     v AS (

@@ -107,7 +107,7 @@ CREATE TABLE acmetrace.summary_usage (
     failed_gpu_time    numeric,
     cancelled_gpu_time numeric,
     wait_n             bigint NOT NULL,
-    wait_sum           numeric,
+    wait_sum           interval,
     wait_vals          double precision[] NOT NULL,
     wait_counts        bigint[] NOT NULL,
     first_submit       timestamptz,
@@ -115,4 +115,4 @@ CREATE TABLE acmetrace.summary_usage (
 );
 CREATE INDEX summary_usage_cluster ON acmetrace.summary_usage (cluster, end_day);
 COMMENT ON TABLE acmetrace.summary_usage IS
-  'Ended jobs per cluster, day of end (the cluster''s time zone), user_id and vc: jobs, GPU jobs, their GPU time (published gpu_time, else duration x gpu_num) in all, failed and cancelled, their waits (start - submit >= 0: count, exact sum, value counts), first submission and last end; what acmetrace.usage_by_user and usage_by_group read.';
+  'Ended jobs per cluster, day of end (the cluster''s time zone), user_id and vc: jobs, GPU jobs, their GPU time (published gpu_time, else duration x gpu_num) in all, failed and cancelled, their waits (start - submit >= 0: count, sum as an exact interval, value counts), first submission and last end; what acmetrace.usage_by_user and usage_by_group read.';
