@@ -6,5 +6,4 @@ WITH b AS (SELECT cluster, type, grouping(type) AS g,
 SELECT cluster, CASE WHEN g = 1 THEN 'all' ELSE type END AS type, CASE WHEN e < 0 THEN 0 ELSE 2 ^ e END AS queue_s, sum(n) AS jobs,
        round(100 * coalesce(sum(n) FILTER (WHERE k <= e), 0) / sum(n), 2) AS cdf_pct
   FROM b, range(-1, 22) t(e)
- WHERE g = 1 OR type IS NOT NULL
  GROUP BY cluster, type, g, e ORDER BY cluster, g DESC, type, e

@@ -4,8 +4,7 @@
 WITH v AS (
     SELECT cluster, CASE WHEN grouping(type) = 0 THEN type ELSE 'all' END AS type, grouping(type) AS g, v, sum(n) AS n
       FROM job_values WHERE measure = 'wait' AND gpu
-     GROUP BY GROUPING SETS ((cluster, v), (cluster, type, v))
-    HAVING grouping(type) = 1 OR type IS NOT NULL),
+     GROUP BY GROUPING SETS ((cluster, v), (cluster, type, v))),
 c AS (SELECT *, sum(n) OVER (PARTITION BY cluster, type, g ORDER BY v) AS cum, sum(n) OVER (PARTITION BY cluster, type, g) AS jobs FROM v)
 SELECT cluster, type, any_value(jobs),
        min(v) FILTER (WHERE cum >= 0.5 * jobs), min(v) FILTER (WHERE cum >= 0.9 * jobs), min(v) FILTER (WHERE cum >= 0.99 * jobs),

@@ -14,8 +14,7 @@ AS $$
               FROM acmetrace.jobs j
              WHERE acmetrace_internal.known_cluster(duration_cdf_scan.cluster)
                AND j.gpu_num > 0 AND (duration_cdf_scan.cluster IS NULL OR j.cluster = duration_cdf_scan.cluster)
-             GROUP BY GROUPING SETS ((j.cluster), (j.cluster, j.type))
-            HAVING grouping(j.type) = 1 OR j.type IS NOT NULL) g,
+             GROUP BY GROUPING SETS ((j.cluster), (j.cluster, j.type))) g,
            unnest(thresholds, g.cdf) u(x, p)
      WHERE g.cdf IS NOT NULL
      ORDER BY g.cluster COLLATE "C", g.total DESC, g.type COLLATE "C", u.x
@@ -36,7 +35,7 @@ AS $$
                acmetrace_internal.vc_counts_at(v.vals, v.counts, thresholds || 'Infinity'::float8, false) AS a
           FROM acmetrace.summary_values v
          WHERE acmetrace_internal.known_cluster(duration_cdf_summary.cluster)
-           AND v.measure = 'duration' AND v.gpu AND (v.all_types OR v.type IS NOT NULL)
+           AND v.measure = 'duration' AND v.gpu
            AND (duration_cdf_summary.cluster IS NULL OR v.cluster = duration_cdf_summary.cluster))
     SELECT l.cluster, l.type, u.x, l.a[cardinality(l.a)], round(((u.c::float8 / l.a[cardinality(l.a)]::float8) * 100)::numeric, 2)
       FROM l, unnest(thresholds, l.a) u(x, c)

@@ -13,8 +13,7 @@ AS $$
              WHERE acmetrace_internal.known_cluster(queue_cdf_scan.cluster)
                AND j.wait_s >= 0 AND (j.gpu_num > 0 OR coalesce(all_jobs, false))
                AND (queue_cdf_scan.cluster IS NULL OR j.cluster = queue_cdf_scan.cluster)
-             GROUP BY GROUPING SETS ((j.cluster), (j.cluster, j.type))
-            HAVING grouping(j.type) = 1 OR j.type IS NOT NULL) g,
+             GROUP BY GROUPING SETS ((j.cluster), (j.cluster, j.type))) g,
            unnest(thresholds, g.cdf) u(x, p)
      WHERE g.cdf IS NOT NULL
      ORDER BY g.cluster COLLATE "C", g.total DESC, g.type COLLATE "C", u.x
@@ -36,8 +35,7 @@ AS $$
         SELECT r.cluster, CASE WHEN grouping(r.type) = 0 THEN r.type ELSE 'all' END AS type, grouping(r.type) AS total,
                u.k, sum(u.c)::bigint AS c
           FROM r, unnest(r.a) WITH ORDINALITY u(c, k)
-         GROUP BY GROUPING SETS ((r.cluster, u.k), (r.cluster, r.type, u.k))
-        HAVING grouping(r.type) = 1 OR r.type IS NOT NULL),
+         GROUP BY GROUPING SETS ((r.cluster, u.k), (r.cluster, r.type, u.k))),
     l AS (
         SELECT g.cluster, g.type, g.total, array_agg(g.c ORDER BY g.k) AS a FROM g GROUP BY g.cluster, g.type, g.total)
     SELECT l.cluster, l.type, u.x, l.a[cardinality(l.a)], round(((u.c::float8 / l.a[cardinality(l.a)]::float8) * 100)::numeric, 2)

@@ -21,8 +21,7 @@ AS $$
                AND acmetrace_internal.check_fractions(fractions)
                AND j.wait_s >= 0 AND (j.gpu_num > 0 OR coalesce(all_jobs, false))
                AND (queue_percentiles_scan.cluster IS NULL OR j.cluster = queue_percentiles_scan.cluster)
-             GROUP BY GROUPING SETS ((j.cluster), (j.cluster, j.type))
-            HAVING grouping(j.type) = 1 OR j.type IS NOT NULL) s
+             GROUP BY GROUPING SETS ((j.cluster), (j.cluster, j.type))) s
      ORDER BY s.cluster COLLATE "C", s.total DESC, s.type COLLATE "C"
 $$;
 COMMENT ON FUNCTION acmetrace_internal.queue_percentiles_scan(text, double precision[], boolean) IS
@@ -43,8 +42,7 @@ AS $$
                AND acmetrace_internal.check_fractions(fractions)
                AND v.measure = 'wait'
                AND (queue_percentiles_summary.cluster IS NULL OR v.cluster = queue_percentiles_summary.cluster)
-             GROUP BY GROUPING SETS ((v.cluster), (v.cluster, v.type))
-            HAVING grouping(v.type) = 1 OR v.type IS NOT NULL) s
+             GROUP BY GROUPING SETS ((v.cluster), (v.cluster, v.type))) s
      ORDER BY s.cluster COLLATE "C", s.total DESC, s.type COLLATE "C"
 $$;
 
