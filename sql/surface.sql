@@ -65,6 +65,8 @@ INSERT INTO null_means VALUES
   ('trace_kalos_csv', '22004', 'trace_kalos_csv(%L)'),
   ('trace_seren_csv', '22004', 'trace_seren_csv(%L)'),
   ('type_distribution', 'every cluster', 'type_distribution(%L)'),
+  ('usage_by_group', 'every cluster', 'usage_by_group(%L)'),
+  ('usage_by_user', 'every cluster', 'usage_by_user(%L)'),
   ('util_cdf', 'every cluster', 'util_cdf(%L)'),
   ('util_histogram', 'every cluster', 'util_histogram(%L)'),
   ('util_polarization', 'every cluster', 'util_polarization(%L)');

@@ -94,3 +94,25 @@ END
 $$;
 COMMENT ON TABLE acmetrace.summary_values IS
   'Exact distributions as distinct values (vals, increasing) and their counts: wait (start - submit of GPU jobs that started at or after submission) per type and cancelled or not; wait_by_occupancy per type and tenth of occupancy_capacity allocated at submission; duration per type (all_types: every type) and GPU or CPU job; the published queue per GPU or CPU job.';
+
+-- ---- usage (acmetrace.usage_by_user, usage_by_group) ----
+CREATE TABLE acmetrace.summary_usage (
+    cluster            text NOT NULL,
+    end_day            date NOT NULL,
+    user_id            text,
+    vc                 text,
+    jobs               bigint NOT NULL,
+    gpu_jobs           bigint NOT NULL,
+    gpu_time           numeric,
+    failed_gpu_time    numeric,
+    cancelled_gpu_time numeric,
+    wait_n             bigint NOT NULL,
+    wait_sum           numeric,
+    wait_vals          double precision[] NOT NULL,
+    wait_counts        bigint[] NOT NULL,
+    first_submit       timestamptz,
+    last_end           timestamptz
+);
+CREATE INDEX summary_usage_cluster ON acmetrace.summary_usage (cluster, end_day);
+COMMENT ON TABLE acmetrace.summary_usage IS
+  'Ended jobs per cluster, day of end (the cluster''s time zone), user_id and vc: jobs, GPU jobs, their GPU time (published gpu_time, else duration x gpu_num) in all, failed and cancelled, their waits (start - submit >= 0: count, exact sum, value counts), first submission and last end; what acmetrace.usage_by_user and usage_by_group read.';
