@@ -146,31 +146,33 @@ SELECT count(*) AS float_columns, count(*) FILTER (WHERE s.v = p.v) AS equal
 -- x4 is in job_num only.
 SELECT job_num - cpu_job_num - gpu_job_num AS neither, cpu_job_num, gpu_job_num FROM acmetrace.cluster_summary() WHERE cluster = 'gen';
 
--- Final states per type, against a plain GROUP BY with window shares.
-SELECT count(*) AS rows, count(*) FILTER (WHERE a.jobs = b.n AND a.gpu_time = b.t
+-- Final states per type (and of every type: 'all'), against a plain GROUP
+-- BY with window shares; GPU time in GPU-hours, 2 decimals.
+SELECT count(*) AS rows, count(*) FILTER (WHERE a.jobs = b.n AND a.gpu_h = round(b.t / 3600, 2)
                                           AND a.job_pct = round(100.0 * b.n / b.type_n, 2)
-                                          AND a.gpu_time_pct = round(100 * b.t / b.type_t, 2)) AS equal
+                                          AND a.gpu_h_pct = round(100 * b.t / b.type_t, 2)) AS equal
   FROM acmetrace.state_by_type('gen') a
-  FULL JOIN (SELECT type, CASE WHEN state IN ('TIMEOUT', 'NODE_FAIL') THEN 'FAILED' ELSE state END AS st,
+  FULL JOIN (SELECT CASE WHEN grouping(type) = 0 THEN type ELSE 'all' END AS type, st,
                     count(*) AS n, sum(duration * gpu_num) AS t,
-                    sum(count(*)) OVER (PARTITION BY type) AS type_n,
-                    sum(sum(duration * gpu_num)) OVER (PARTITION BY type) AS type_t
-               FROM acmetrace.jobs WHERE cluster = 'gen' AND gpu_num > 0
-              GROUP BY 1, 2) b ON a.type = b.type AND a.final_state = b.st;
-SELECT type, final_state, jobs, gpu_time, job_pct
+                    sum(count(*)) OVER (PARTITION BY grouping(type), type) AS type_n,
+                    sum(sum(duration * gpu_num)) OVER (PARTITION BY grouping(type), type) AS type_t
+               FROM (SELECT *, CASE WHEN state IN ('TIMEOUT', 'NODE_FAIL') THEN 'FAILED' ELSE state END AS st
+                       FROM acmetrace.jobs WHERE cluster = 'gen' AND gpu_num > 0) j
+              GROUP BY GROUPING SETS ((st), (type, st))) b ON a.type = b.type AND a.final_state = b.st;
+SELECT type, final_state, jobs, gpu_h, job_pct
   FROM acmetrace.state_by_type('kalos');
 -- percents add up to 100 within each type, up to their rounding
-SELECT type, abs(sum(job_pct) - 100) <= 0.005 * count(*) AS jobs, abs(sum(gpu_time_pct) - 100) <= 0.005 * count(*) AS gpu_time
+SELECT type, abs(sum(job_pct) - 100) <= 0.005 * count(*) AS jobs, abs(sum(gpu_h_pct) - 100) <= 0.005 * count(*) AS gpu_h
   FROM acmetrace.state_by_type('gen') GROUP BY type ORDER BY type;
 
 -- Type distribution, against plain shares of the cluster.
-SELECT count(*) AS rows, count(*) FILTER (WHERE a.jobs = b.n AND a.gpu_time = b.t
+SELECT count(*) AS rows, count(*) FILTER (WHERE a.jobs = b.n AND a.gpu_h = round(b.t / 3600, 2)
                                           AND a.job_pct = round(100.0 * b.n / (SELECT count(*) FROM acmetrace.jobs WHERE cluster = 'gen' AND gpu_num > 0), 2)
-                                          AND a.gpu_time_pct = round(100 * b.t / (SELECT sum(duration * gpu_num) FROM acmetrace.jobs WHERE cluster = 'gen' AND gpu_num > 0), 2)) AS equal
+                                          AND a.gpu_h_pct = round(100 * b.t / (SELECT sum(duration * gpu_num) FROM acmetrace.jobs WHERE cluster = 'gen' AND gpu_num > 0), 2)) AS equal
   FROM acmetrace.type_distribution('gen') a
-  FULL JOIN (SELECT type, count(*) AS n, sum(duration * gpu_num) AS t FROM acmetrace.jobs
-              WHERE cluster = 'gen' AND gpu_num > 0 GROUP BY type) b ON a.type = b.type;
-SELECT cluster, type, jobs, job_pct, gpu_time, gpu_time_pct
+  FULL JOIN (SELECT CASE WHEN grouping(type) = 0 THEN type ELSE 'all' END AS type, count(*) AS n, sum(duration * gpu_num) AS t
+               FROM acmetrace.jobs WHERE cluster = 'gen' AND gpu_num > 0 GROUP BY GROUPING SETS ((), (type))) b ON a.type = b.type;
+SELECT cluster, type, jobs, job_pct, gpu_h, gpu_h_pct
   FROM acmetrace.type_distribution() WHERE cluster <> 'gen';
 
 -- Box plot: quartiles by numpy's linear rule over a sorted array
@@ -178,8 +180,8 @@ SELECT cluster, type, jobs, job_pct, gpu_time, gpu_time_pct
 CREATE FUNCTION pg_temp.q(a int[], p float8) RETURNS float8 LANGUAGE sql AS $$
     SELECT a[floor(h)::int + 1] + (h - floor(h)) * (coalesce(a[floor(h)::int + 2], a[floor(h)::int + 1]) - a[floor(h)::int + 1])
       FROM (SELECT (cardinality(a) - 1) * p AS h) s $$;
-WITH s AS (SELECT type, array_agg(gpu_num ORDER BY gpu_num) AS a FROM acmetrace.jobs
-            WHERE cluster = 'gen' AND gpu_num > 0 GROUP BY type),
+WITH s AS (SELECT CASE WHEN grouping(type) = 0 THEN type ELSE 'all' END AS type, array_agg(gpu_num ORDER BY gpu_num) AS a
+             FROM acmetrace.jobs WHERE cluster = 'gen' AND gpu_num > 0 GROUP BY GROUPING SETS ((), (type))),
      p AS (SELECT type, a, pg_temp.q(a, 0.25) AS q1, pg_temp.q(a, 0.5) AS q2, pg_temp.q(a, 0.75) AS q3 FROM s),
      w AS (SELECT type, a, q1, q2, q3,
                   (SELECT min(v) FROM unnest(a) v WHERE v >= q1 - 1.5 * (q3 - q1)) AS lw,
@@ -229,21 +231,25 @@ SELECT * FROM acmetrace.cancelled_by_queue('q', 'Eval', 0.001, 300);
 -- a cluster that is not loaded is an error, as in every analysis
 SELECT count(*) FROM acmetrace.cancelled_by_queue('nope');
 
--- GPU time lost per type and per week, against plain sums.
+-- GPU time lost per type (and of every type: 'all') and per week, against
+-- plain sums; GPU-hours with 2 decimals, percents of the exact GPU time.
 SELECT count(*) AS types,
-       count(*) FILTER (WHERE a.gpu_time = b.t AND a.failed_gpu_time = b.f AND a.cancelled_gpu_time = b.c
-                          AND a.failed_pct = round(100 * b.f / b.t, 2) AND a.cancelled_pct = round(100 * b.c / b.t, 2)) AS equal
+       count(*) FILTER (WHERE a.gpu_h = round(b.t / 3600, 2) AND a.failed_gpu_h = round(b.f / 3600, 2)
+                          AND a.cancelled_gpu_h = round(b.c / 3600, 2)
+                          AND a.failed_gpu_h_pct = round(100 * b.f / b.t, 2) AND a.cancelled_gpu_h_pct = round(100 * b.c / b.t, 2)) AS equal
   FROM acmetrace.gpu_time_lost('gen') a
-  FULL JOIN (SELECT type, sum(duration * gpu_num) AS t,
+  FULL JOIN (SELECT CASE WHEN grouping(type) = 0 THEN type ELSE 'all' END AS type, sum(duration * gpu_num) AS t,
                     coalesce(sum(duration * gpu_num) FILTER (WHERE state IN ('FAILED', 'TIMEOUT', 'NODE_FAIL')), 0) AS f,
                     coalesce(sum(duration * gpu_num) FILTER (WHERE state = 'CANCELLED'), 0) AS c
-               FROM acmetrace.jobs WHERE cluster = 'gen' AND gpu_num > 0 GROUP BY type) b ON a.type = b.type;
-SELECT type, jobs, gpu_time, failed_gpu_time, cancelled_gpu_time, failed_pct, cancelled_pct
+               FROM acmetrace.jobs WHERE cluster = 'gen' AND gpu_num > 0 GROUP BY GROUPING SETS ((), (type))) b ON a.type = b.type;
+SELECT type, jobs, gpu_h, failed_gpu_h, cancelled_gpu_h, failed_gpu_h_pct, cancelled_gpu_h_pct
   FROM acmetrace.gpu_time_lost('seren');
 -- Weeks: the local date minus its ISO weekday, in the cluster's zone.
 SELECT count(*) AS weeks,
-       count(*) FILTER (WHERE a.gpu_time = b.t AND a.failed_gpu_time = b.f AND a.cancelled_gpu_time = b.c) AS equal,
-       sum(a.gpu_time) = (SELECT sum(duration * gpu_num) FROM acmetrace.jobs WHERE cluster = 'gen' AND gpu_num > 0 AND end_time IS NOT NULL) AS all_time
+       count(*) FILTER (WHERE a.gpu_h = round(b.t / 3600, 2) AND a.failed_gpu_h = round(b.f / 3600, 2)
+                          AND a.cancelled_gpu_h = round(b.c / 3600, 2)) AS equal,
+       abs(sum(a.gpu_h) - (SELECT sum(duration * gpu_num) FROM acmetrace.jobs WHERE cluster = 'gen' AND gpu_num > 0 AND end_time IS NOT NULL) / 3600)
+         <= 0.005 * count(*) AS all_time
   FROM acmetrace.gpu_time_lost_weekly('gen') a
   FULL JOIN (SELECT d - (extract(isodow FROM d)::int - 1) AS wk, sum(duration * gpu_num) AS t,
                     coalesce(sum(duration * gpu_num) FILTER (WHERE final_state = 'FAILED'), 0) AS f,
@@ -257,10 +263,16 @@ SET acmetrace.cluster = 'seren';
 INSERT INTO acmetrace.trace_seren (job_id, gpu_num, type, state, start_time, end_time, duration) VALUES
   ('w1', 2, 'Eval', 'FAILED', '2023-03-06 00:00+08', '2023-03-06 00:30+08', 1800);
 RESET acmetrace.cluster;
-SELECT week, gpu_time, failed_gpu_time, cancelled_gpu_time FROM acmetrace.gpu_time_lost_weekly('seren');
+SELECT week, gpu_h, failed_gpu_h, cancelled_gpu_h, partial FROM acmetrace.gpu_time_lost_weekly('seren');
+-- partial: the weeks the trace (first to last submission) does not cover whole
+SELECT count(*) AS weeks, count(*) FILTER (WHERE partial) AS partial_weeks,
+       bool_and(partial = ((week::timestamp AT TIME ZONE (SELECT time_zone FROM acmetrace.clusters WHERE cluster = 'gen')) < (SELECT min(submit_time) FROM acmetrace.jobs WHERE cluster = 'gen')
+                           OR ((week + 7)::timestamp AT TIME ZONE (SELECT time_zone FROM acmetrace.clusters WHERE cluster = 'gen')) > (SELECT max(submit_time) FROM acmetrace.jobs WHERE cluster = 'gen'))) AS as_defined,
+       (array_agg(partial ORDER BY week))[1] AS first_partial, (array_agg(partial ORDER BY week DESC))[1] AS last_partial
+  FROM acmetrace.gpu_time_lost_weekly('gen');
 
 -- Failure taxonomy on crafted classifications, by hand:
---  f1 16 GPUs 600 s, f2 8 GPUs 1200 s: NVLink, 2 jobs, 12 GPUs, 15 min, 9600 + 9600 = 19200
+--  f1 16 GPUs 600 s, f2 8 GPUs 1200 s: NVLink, 2 jobs, 12 GPUs, 900 s, 9600 + 9600 = 19200 (5.33 GPU-hours)
 --  f3 1 GPU 60 s: Script/FileNotFoundError, 60
 --  f4 2 GPUs 300 s FAILED unclassified: 600; c1 CANCELLED unclassified: not counted
 --  share of 19200 + 60 + 600 = 19860
@@ -272,9 +284,9 @@ RESET acmetrace.cluster;
 INSERT INTO acmetrace.failure_reasons VALUES
   ('fail', 'f1', 'Infrastructure', 'NVLink error'), ('fail', 'f2', 'Infrastructure', 'NVLink error'),
   ('fail', 'f3', 'Script', 'FileNotFoundError');
-SELECT category, reason, jobs, avg_gpus, avg_minutes, gpu_time, gpu_time_pct
+SELECT category, reason, jobs, mean_gpus, mean_run_s, gpu_h, gpu_h_pct
   FROM acmetrace.failure_taxonomy('fail');
-SELECT sum(gpu_time_pct) AS total_percent FROM acmetrace.failure_taxonomy('fail');
+SELECT sum(gpu_h_pct) AS total_percent FROM acmetrace.failure_taxonomy('fail');
 -- a classification for a job that is not loaded is refused
 \set VERBOSITY sqlstate
 INSERT INTO acmetrace.failure_reasons VALUES ('fail', 'nope', 'Script', 'typo');
@@ -286,8 +298,8 @@ SELECT count(*) AS reasons_left FROM acmetrace.failure_reasons;
 -- The dashboard views: each is its function over every cluster, and every
 -- view and column carries a comment.
 SELECT (SELECT count(*) FROM acmetrace.v_cluster_summary) = (SELECT count(*) FROM acmetrace.clusters) AS summary,
-       (SELECT count(*) FROM acmetrace.v_final_states_by_type) = (SELECT count(*) FROM acmetrace.state_by_type()) AS by_type,
-       (SELECT count(*) FROM acmetrace.v_cancelled_eval_by_queue) = 16 * (SELECT count(DISTINCT cluster) FROM acmetrace.jobs WHERE type = 'Eval' AND gpu_num > 0 AND wait_s >= 0) AS eval_bins,
+       (SELECT count(*) FROM acmetrace.v_state_by_type) = (SELECT count(*) FROM acmetrace.state_by_type()) AS by_type,
+       (SELECT count(*) FROM acmetrace.v_cancelled_by_queue_eval) = 16 * (SELECT count(DISTINCT cluster) FROM acmetrace.jobs WHERE type = 'Eval' AND gpu_num > 0 AND wait_s >= 0) AS eval_bins,
        (SELECT count(DISTINCT cluster) FROM acmetrace.v_queue_by_occupancy)
          = (SELECT count(DISTINCT cluster) FROM acmetrace.jobs WHERE gpu_num > 0 AND wait_s >= 0 AND submit_time IS NOT NULL) AS occupancy,
        (SELECT count(*) FROM acmetrace.v_queue_by_occupancy WHERE cluster = 'gen')
@@ -305,18 +317,18 @@ SELECT count(*) AS views_not_security_invoker
    AND NOT coalesce(c.reloptions @> '{security_invoker=true}', false);
 CREATE ROLE acmetrace_dashboard;
 GRANT USAGE ON SCHEMA acmetrace TO acmetrace_dashboard;
-GRANT SELECT ON acmetrace.v_final_states, acmetrace.v_queue_by_occupancy TO acmetrace_dashboard;
+GRANT SELECT ON acmetrace.v_state_breakdown, acmetrace.v_queue_by_occupancy TO acmetrace_dashboard;
 SET ROLE acmetrace_dashboard;
 \set VERBOSITY sqlstate
-SELECT count(*) FROM acmetrace.v_final_states;
+SELECT count(*) FROM acmetrace.v_state_breakdown;
 SELECT count(*) FROM acmetrace.v_queue_by_occupancy;
 \set VERBOSITY default
 RESET ROLE;
 GRANT SELECT ON acmetrace.jobs, acmetrace.clusters TO acmetrace_dashboard;
 SET ROLE acmetrace_dashboard;
-SELECT count(*) > 0 AS readable_with_grants FROM acmetrace.v_final_states;
+SELECT count(*) > 0 AS readable_with_grants FROM acmetrace.v_state_breakdown;
 RESET ROLE;
-REVOKE ALL ON acmetrace.jobs, acmetrace.clusters, acmetrace.v_final_states, acmetrace.v_queue_by_occupancy FROM acmetrace_dashboard;
+REVOKE ALL ON acmetrace.jobs, acmetrace.clusters, acmetrace.v_state_breakdown, acmetrace.v_queue_by_occupancy FROM acmetrace_dashboard;
 REVOKE ALL ON SCHEMA acmetrace FROM acmetrace_dashboard;
 DROP ROLE acmetrace_dashboard;
 

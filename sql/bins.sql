@@ -330,26 +330,26 @@ SELECT acmetrace.cdf_at(v, ARRAY[1.0, 2.0]::float8[] || (g * 0)::float8) AS same
 -- The paper's figures on a generated cluster, against hand-written SQL.
 SELECT acmetrace.load_generated('g', 'seren', 20000, 3);
 SELECT count(*) AS rows, count(DISTINCT type) AS types,
-       bool_and(d.cdf_pct = (SELECT round(((count(*) FILTER (WHERE j.duration <= d.x))::float8 / count(*) * 100)::numeric, 2)
+       bool_and(d.cdf_pct = (SELECT round(((count(*) FILTER (WHERE j.duration <= d.duration_s))::float8 / count(*) * 100)::numeric, 2)
                                FROM acmetrace.jobs j
                               WHERE j.cluster = 'g' AND j.gpu_num > 0 AND j.duration IS NOT NULL
-                                AND (d.type IS NULL OR j.type = d.type))) AS same
+                                AND (d.type = 'all' OR j.type = d.type))) AS same
   FROM acmetrace.duration_cdf('g') d;
 SELECT count(*) AS rows,
-       bool_and(q.cdf_pct = (SELECT round(((count(*) FILTER (WHERE j.wait_s <= q.x))::float8 / count(*) * 100)::numeric, 2)
+       bool_and(q.cdf_pct = (SELECT round(((count(*) FILTER (WHERE j.wait_s <= q.queue_s))::float8 / count(*) * 100)::numeric, 2)
                                FROM acmetrace.jobs j
                               WHERE j.cluster = 'g' AND j.gpu_num > 0 AND j.wait_s >= 0
-                                AND (q.type IS NULL OR j.type = q.type))) AS same
+                                AND (q.type = 'all' OR j.type = q.type))) AS same
   FROM acmetrace.queue_cdf('g') q;
 SELECT count(*) AS rows,
-       bool_and(c.job_pct = (SELECT round(((count(*) FILTER (WHERE j.gpu_num <= c.x))::float8 / count(*) * 100)::numeric, 2)
+       bool_and(c.job_pct = (SELECT round(((count(*) FILTER (WHERE j.gpu_num <= c.gpu_num))::float8 / count(*) * 100)::numeric, 2)
                                    FROM acmetrace.jobs j WHERE j.cluster = 'g' AND j.gpu_num > 0)) AS same_jobs,
-       bool_and(c.gpu_time_pct = (SELECT round((sum(j.gpu_num * j.duration::float8) FILTER (WHERE j.gpu_num <= c.x)
+       bool_and(c.gpu_h_pct = (SELECT round((sum(j.gpu_num * j.duration::float8) FILTER (WHERE j.gpu_num <= c.gpu_num)
                                              / sum(j.gpu_num * j.duration::float8) * 100)::numeric, 2)
                                         FROM acmetrace.jobs j
-                                       WHERE j.cluster = 'g' AND j.gpu_num > 0 AND j.duration IS NOT NULL)) AS same_gpu_time
-  FROM acmetrace.gpu_num_cdf('g') c WHERE c.x IN (0, 1, 2, 4, 8, 16, 64, 256, 1024);
-SELECT * FROM acmetrace.gpu_num_cdf('g') WHERE x IN (1, 8, 1024);
+                                       WHERE j.cluster = 'g' AND j.gpu_num > 0 AND j.duration IS NOT NULL)) AS same_gpu_h
+  FROM acmetrace.gpu_num_cdf('g') c WHERE c.gpu_num IN (0, 1, 2, 4, 8, 16, 64, 256, 1024);
+SELECT * FROM acmetrace.gpu_num_cdf('g') WHERE gpu_num IN (1, 8, 1024);
 
 -- Utilization: a generated file through the normal load path.
 SET acmetrace.metric = 'GPU_UTIL';
@@ -364,7 +364,7 @@ SELECT bool_and(h.series = (SELECT count(*) FROM (SELECT avg(value) AS m FROM ac
        sum(h.series) AS series, max(h.cumulative_pct) AS cumulative
   FROM acmetrace.util_histogram('g', 'GPU_UTIL') h;
 SELECT count(*) AS thresholds,
-       bool_and(c.cdf_pct = (SELECT round(((count(*) FILTER (WHERE value <= c.x))::float8 / count(*) * 100)::numeric, 2)
+       bool_and(c.cdf_pct = (SELECT round(((count(*) FILTER (WHERE value <= c.value))::float8 / count(*) * 100)::numeric, 2)
                                FROM acmetrace.utilization WHERE metric = 'GPU_UTIL')) AS same
   FROM acmetrace.util_cdf('g', 'gpu_util') c;
 SELECT p.cluster, p.samples,

@@ -731,8 +731,8 @@ INSERT INTO acmetrace.clusters (cluster, source_format) VALUES ('huge_type', 'ge
 INSERT INTO acmetrace.jobs (cluster, type, gpu_num, submit_time, start_time, state, job_id)
 VALUES ('huge_type', repeat('a', 310000000), 1, '2023-07-01 00:00+00', '2023-07-01 00:01+00', 'COMPLETED', '1');
 RESET default_toast_compression;
-SELECT pg_temp.try($$SELECT octet_length(type) || ' bytes, ' || acmetrace.count(sketch) || ' job'
-                      FROM acmetrace.queue_percentiles('huge_type') WHERE type IS NOT NULL$$) AS huge_type;
+SELECT pg_temp.try($$SELECT octet_length(type) || ' bytes, ' || jobs || ' job'
+                      FROM acmetrace.queue_percentiles('huge_type') WHERE type <> 'all'$$) AS huge_type;
 SELECT acmetrace.drop_cluster('huge_type');
 
 -- 14. bins_state text input (bins_state_in: v1: and hexadecimal) and

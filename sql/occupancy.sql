@@ -404,17 +404,18 @@ SELECT abs((SELECT sum(gpus * secs) FROM seg)::float8 / extract(epoch FROM w.hi 
 SELECT type, bin, jobs, round(mean_queue_s::numeric, 1) AS mean_queue_s, median_queue_s, p90_queue_s
   FROM acmetrace.queue_by_occupancy('g', 4) WHERE type IN ('Eval', 'Pretrain');
 WITH o AS (SELECT occ FROM serial_occ),
-     mine AS (SELECT j.type, width_bucket(acmetrace.gpus_at(o.occ, j.submit_time)::float8, 0, 2288, 10) AS bin,
+     mine AS (SELECT CASE WHEN grouping(j.type) = 0 THEN j.type ELSE 'all' END AS type,
+                     width_bucket(acmetrace.gpus_at(o.occ, j.submit_time)::float8, 0, 2288, 10) AS bin,
                      count(*) AS jobs, avg(j.queue::float8) AS mean,
                      percentile_cont(0.5) WITHIN GROUP (ORDER BY j.queue::float8) AS median,
                      percentile_cont(0.9) WITHIN GROUP (ORDER BY j.queue::float8) AS p90
                 FROM acmetrace.jobs j, o WHERE j.cluster = 'g' AND j.gpu_num > 0 AND j.queue IS NOT NULL
-               GROUP BY 1, 2)
+               GROUP BY GROUPING SETS ((2), (j.type, 2)))
 SELECT count(*) AS groups,
        count(*) FILTER (WHERE q.jobs = m.jobs AND abs(q.mean_queue_s - m.mean) < 1e-9
                           AND q.median_queue_s = m.median AND q.p90_queue_s = m.p90) AS equal
   FROM acmetrace.queue_by_occupancy('g') q FULL JOIN mine m USING (type, bin);
-SELECT sum(jobs) AS started_jobs FROM acmetrace.queue_by_occupancy('g', 10, 'start');
+SELECT sum(jobs) AS started_jobs FROM acmetrace.queue_by_occupancy('g', 10, 'start') WHERE type = 'all';
 SELECT * FROM acmetrace.queue_by_occupancy('nowhere');
 SELECT * FROM acmetrace.queue_by_occupancy('g', 10, 'end');
 SELECT * FROM acmetrace.queue_by_occupancy('g', 0);

@@ -185,7 +185,7 @@ SELECT q.type, q.jobs = e.jobs AS same_jobs,
   FROM acmetrace.queue_percentiles('g') q
   JOIN (SELECT type, count(*) AS jobs, percentile_disc('{0.5,0.9,0.99}'::float8[]) WITHIN GROUP (ORDER BY wait_s) v
           FROM acmetrace.jobs WHERE cluster = 'g' AND wait_s >= 0 AND gpu_num > 0 GROUP BY type) e USING (type),
-       unnest(e.v, acmetrace.percentiles(q.sketch, '{0.5,0.9,0.99}'), q.percentiles) u(t, a, p)
+       unnest(e.v, acmetrace.percentiles(acmetrace.queue_sketch('g', q.type), '{0.5,0.9,0.99}'), q.percentiles_s) u(t, a, p)
  GROUP BY q.type, q.jobs, e.jobs ORDER BY q.type;
 RESET force_parallel_mode;
 RESET parallel_setup_cost;
@@ -407,7 +407,7 @@ RESET search_path;
 
 -- The BI view: p50/p90/p99 per cluster, for all types and per type.
 SELECT cluster, type, jobs, p50_s, p90_s, p99_s, mean_s > 0 AS has_mean, max_s
-  FROM acmetrace.v_queue_delay WHERE cluster = 'g' ORDER BY type NULLS FIRST;
+  FROM acmetrace.v_queue_percentiles WHERE cluster = 'g' ORDER BY type = 'all' DESC, type;
 
 -- queue_percentiles scans the table itself; it gives the sketches the SQL
 -- GROUP BY gives, for GPU jobs and with all_jobs, with a NULL type, and
@@ -420,22 +420,27 @@ SELECT 'g', 'long-type-' || k, (SELECT string_agg(md5(i::text), '') FROM generat
   FROM generate_series(1, 3) k;
 SELECT pg_relation_size(reltoastrelid) > 0 AS types_out_of_line FROM pg_class WHERE oid = 'acmetrace.jobs'::regclass;
 SELECT c.cluster, g.gpu_only, count(*) AS types,
-       bool_and(q.sketch::text = s.sk::text) AS same_sketches,
+       bool_and(acmetrace.queue_sketch(c.cluster, q.type, NOT g.gpu_only)::text = s.sk::text) AS same_sketches,
        bool_and(q.jobs = acmetrace.count(s.sk)) AS same_jobs
   FROM (VALUES ('g'), ('helios')) c(cluster), (VALUES (false), (true)) g(gpu_only),
        LATERAL acmetrace.queue_percentiles(c.cluster, '{0.5}', NOT g.gpu_only) q
-  JOIN LATERAL (SELECT j.type, acmetrace.delay_sketch_agg(j.wait_s) AS sk FROM acmetrace.jobs j
+  JOIN LATERAL (SELECT CASE WHEN grouping(j.type) = 0 THEN j.type ELSE 'all' END AS type,
+                       acmetrace.delay_sketch_agg(j.wait_s) AS sk FROM acmetrace.jobs j
                  WHERE j.cluster = c.cluster AND j.wait_s >= 0 AND (NOT g.gpu_only OR j.gpu_num > 0)
-                 GROUP BY j.type) s ON s.type IS NOT DISTINCT FROM q.type
+                 GROUP BY GROUPING SETS ((), (j.type))) s ON s.type IS NOT DISTINCT FROM q.type
  GROUP BY c.cluster, g.gpu_only ORDER BY 1, 2;
-SELECT left(type, 8) AS type, jobs, percentiles FROM acmetrace.queue_percentiles('g', '{0,1}') WHERE length(type) > 100;
+SELECT left(type, 8) AS type, jobs, percentiles_s FROM acmetrace.queue_percentiles('g', '{0,1}') WHERE length(type) > 100;
 DELETE FROM acmetrace.jobs WHERE cluster = 'g' AND job_id LIKE 'long-type-%';
-SELECT type, jobs, percentiles FROM acmetrace.queue_percentiles('helios', '{0,0.5,1}');
--- The whole cluster is the rollup of the per-type sketches, and its row.
-SELECT acmetrace.rollup(sketch) FILTER (WHERE type IS NOT NULL)::text
+SELECT type, jobs, percentiles_s FROM acmetrace.queue_percentiles('helios', '{0,0.5,1}');
+-- The whole cluster is the rollup of the per-type sketches, and its row
+-- (type 'all'); queue_sketch gives the sketch behind each row.
+SELECT acmetrace.rollup(acmetrace.queue_sketch('g', type)) FILTER (WHERE type <> 'all')::text
          = (SELECT acmetrace.delay_sketch_agg(wait_s)::text FROM acmetrace.jobs
              WHERE cluster = 'g' AND wait_s >= 0 AND gpu_num > 0) AS whole_cluster,
-       min(sketch::text) FILTER (WHERE type IS NULL) = acmetrace.rollup(sketch) FILTER (WHERE type IS NOT NULL)::text AS all_types_row
+       acmetrace.queue_sketch('g')::text = acmetrace.rollup(acmetrace.queue_sketch('g', type)) FILTER (WHERE type <> 'all')::text AS all_types_row,
+       acmetrace.queue_sketch(NULL)::text = (SELECT acmetrace.delay_sketch_agg(wait_s)::text FROM acmetrace.jobs
+                                              WHERE wait_s >= 0 AND gpu_num > 0) AS every_cluster,
+       acmetrace.queue_sketch('g', 'no such type') IS NULL AS no_jobs_no_sketch
   FROM acmetrace.queue_percentiles('g');
 
 -- Privileges and row-level security: queue_percentiles is plain SQL, so it

@@ -176,18 +176,18 @@ VALUES ('live', 'c1', 'Eval', 'COMPLETED', 4, '2024-01-01 00:00', '2024-01-01 00
 SELECT acmetrace_internal.summarized('live', true) AS summarized;
 -- in, as their own state
 SELECT final_state, jobs FROM acmetrace.state_breakdown('live') ORDER BY 1;
-SELECT final_state, jobs FROM acmetrace.state_by_type('live') ORDER BY 1;
+SELECT final_state, jobs FROM acmetrace.state_by_type('live') WHERE type = 'all' ORDER BY 1;
 -- in: the running job holds its 8 GPUs to the end (peak 4 + 2 + 1 + 8 at 01:20)
 SELECT jobs, gpu_jobs, peak_allocated FROM acmetrace.trace_comparison('live');
 -- out of durations (none yet): 3 finished GPU jobs
-SELECT type, x, jobs, cdf_pct FROM acmetrace.duration_cdf('live', '{3600, 100000}') ORDER BY 1, 2;
+SELECT type, duration_s, jobs, cdf_pct FROM acmetrace.duration_cdf('live', '{3600, 100000}') ORDER BY 1, 2;
 -- waits: the running job in (it started), the pending one out
 SELECT bin, jobs FROM acmetrace.cancelled_by_queue('live', NULL, 600, 1200) ORDER BY bin;
 SELECT type, jobs FROM acmetrace.queue_percentiles('live');
 SELECT type, jobs FROM acmetrace.queue_by_occupancy('live');
 -- counts in, GPU time none
-SELECT type, jobs, gpu_time FROM acmetrace.type_distribution('live');
-SELECT type, jobs, gpu_time FROM acmetrace.gpu_time_lost('live');
+SELECT type, jobs, gpu_h FROM acmetrace.type_distribution('live');
+SELECT type, jobs, gpu_h FROM acmetrace.gpu_time_lost('live');
 -- weekly by end: out until they end
 SELECT week, jobs FROM acmetrace.gpu_time_lost_weekly('live');
 SELECT job_num, gpu_job_num, complete_rate_gpu, cancel_rate_gpu, fail_rate_gpu FROM acmetrace.cluster_summary('live');

@@ -57,6 +57,7 @@ INSERT INTO null_means VALUES
   ('refresh_summaries', 'not an analysis: it rebuilds every cluster''s summaries (sql/summaries.sql)', NULL),
   ('queue_cdf', 'every cluster', 'queue_cdf(%L)'),
   ('queue_percentiles', 'every cluster', 'queue_percentiles(%L)'),
+  ('queue_sketch', 'every cluster, merged', 'queue_sketch(%L)'),
   ('replay', '22004', 'replay(%L)'),
   ('replay_summary', '22004', 'replay_summary(%L)'),
   ('state_breakdown', 'every cluster', 'state_breakdown(%L)'),
@@ -95,7 +96,8 @@ SELECT m.fn,
        u.context IS NULL AS no_context,
        v.outcome ~ '^rows [1-9]' AS loaded_gives_rows,
        m.null_means, n.outcome AS with_null, n.context IS NULL AS null_no_context,
-       CASE WHEN m.null_means <> 'every cluster' THEN n.outcome = m.null_means
+       CASE WHEN m.null_means = 'every cluster, merged' THEN n.outcome = 'rows 1'
+            WHEN m.null_means <> 'every cluster' THEN n.outcome = m.null_means
             WHEN m.fn LIKE 'util\_%' OR m.fn = 'job_utilization' THEN n.outcome = v.outcome  -- only alpha holds samples
             ELSE n.outcome = a.outcome END AS null_as_documented
   FROM null_means m,
@@ -123,21 +125,21 @@ SELECT * FROM acmetrace.queue_by_occupancy('alpha', nbins => 0);
 -- of the same jobs crosses 90%, for every cluster and type.
 SELECT count(*) AS lines,
        count(*) FILTER (WHERE below.cdf_pct < 90 AND above.cdf_pct >= 90
-                          AND q.percentiles[2] >= below.x AND q.percentiles[2] <= above.x * 1.005) AS p90_where_cdf_crosses_90,
+                          AND q.percentiles_s[2] >= below.queue_s AND q.percentiles_s[2] <= above.queue_s * 1.005) AS p90_where_cdf_crosses_90,
        bool_and(q.jobs = below.jobs) AS same_jobs
   FROM acmetrace.queue_percentiles(NULL) q
-  JOIN LATERAL (SELECT max(c.x) AS x FROM acmetrace.queue_cdf(q.cluster) c
+  JOIN LATERAL (SELECT max(c.queue_s) AS x FROM acmetrace.queue_cdf(q.cluster) c
                  WHERE c.type IS NOT DISTINCT FROM q.type AND c.cdf_pct < 90) b ON true
-  JOIN acmetrace.queue_cdf(NULL) below ON below.cluster = q.cluster AND below.type IS NOT DISTINCT FROM q.type AND below.x = b.x
+  JOIN acmetrace.queue_cdf(NULL) below ON below.cluster = q.cluster AND below.type IS NOT DISTINCT FROM q.type AND below.queue_s = b.x
   JOIN acmetrace.queue_cdf(NULL) above ON above.cluster = q.cluster AND above.type IS NOT DISTINCT FROM q.type
-                                      AND above.x = (SELECT min(c.x) FROM acmetrace.queue_cdf(q.cluster) c
-                                                      WHERE c.type IS NOT DISTINCT FROM q.type AND c.x > b.x);
+                                      AND above.queue_s = (SELECT min(c.queue_s) FROM acmetrace.queue_cdf(q.cluster) c
+                                                            WHERE c.type IS NOT DISTINCT FROM q.type AND c.queue_s > b.x);
 -- The same jobs as a plain count: GPU jobs that started at or after their
 -- submission; all_jobs adds the CPU jobs.
 SELECT q.cluster, q.jobs = (SELECT count(*) FROM acmetrace.jobs j WHERE j.cluster = q.cluster AND j.gpu_num > 0 AND j.wait_s >= 0) AS gpu_jobs,
-       (SELECT jobs FROM acmetrace.queue_percentiles(q.cluster, all_jobs => true) WHERE type IS NULL)
+       (SELECT jobs FROM acmetrace.queue_percentiles(q.cluster, all_jobs => true) WHERE type = 'all')
          = (SELECT count(*) FROM acmetrace.jobs j WHERE j.cluster = q.cluster AND j.wait_s >= 0) AS all_jobs
-  FROM acmetrace.queue_percentiles(NULL) q WHERE q.type IS NULL;
+  FROM acmetrace.queue_percentiles(NULL) q WHERE q.type = 'all';
 
 -- 4. Readable numbers: the float8 columns public analyses still return are
 -- the thresholds, edges and bounds people pass in, and job_utilization's

@@ -125,7 +125,7 @@ SELECT (SELECT array_agg(percent ORDER BY x) FROM (
        (SELECT acmetrace.bins(value, 0, 100, 10) FROM acmetrace.utilization WHERE cluster = 'big') AS bins;
 CREATE FUNCTION pg_temp.checks() RETURNS TABLE (cdf boolean, hist boolean, pol boolean, bins boolean, series_mean boolean)
 LANGUAGE sql AS $$
-SELECT (SELECT array_agg(cdf_pct ORDER BY x) FROM acmetrace.util_cdf('big', 'GPU_UTIL')) = w.cdf,
+SELECT (SELECT array_agg(cdf_pct ORDER BY value) FROM acmetrace.util_cdf('big', 'GPU_UTIL')) = w.cdf,
        (SELECT array_agg(series ORDER BY bin) FILTER (WHERE series > 0) FROM acmetrace.util_histogram('big', 'GPU_UTIL')) = w.hist,
        (SELECT ARRAY[at_most_1_pct, at_least_99_pct] FROM acmetrace.util_polarization('big', 'GPU_UTIL')) = w.pol,
        (SELECT acmetrace.bins(samples, 0, 100, 10) FROM acmetrace.utilization_blocks WHERE cluster = 'big') = w.bins,

@@ -26,6 +26,8 @@ BEGIN
       ('gpu_time_lost_weekly', 'gpu_time_lost_weekly(%L)'),
       ('queue_percentiles', 'queue_percentiles(%L)'),
       ('queue_percentiles 0 .. 1', 'queue_percentiles(%L, ''{0,0.25,0.999,1}'')'),
+      ('queue_sketch', 'queue_sketch(%L)'),
+      ('queue_sketch Eval', 'queue_sketch(%L, ''Eval'')'),
       ('queue_by_occupancy', 'queue_by_occupancy(%L)'),
       ('duration_cdf', 'duration_cdf(%L)'),
       ('duration_cdf minutes', 'duration_cdf(%L, acmetrace.steps(0, 7200, 60))'),

@@ -12,7 +12,7 @@ SELECT acmetrace.load_generated('synth', 'seren', 100000, 42) AS "synthetic jobs
 SELECT acmetrace.load_generated('synth_kalos', 'kalos', 20000, 7) AS "synthetic Kalos jobs loaded";
 \echo
 \echo 'Final state of GPU jobs per cluster, by job count and by GPU time:'
-SELECT cluster, final_state, jobs, job_pct AS "% jobs", gpu_time AS "GPU time (s)", gpu_time_pct AS "% GPU time"
+SELECT cluster, final_state, jobs, job_pct AS "% jobs", gpu_h AS "GPU-hours", gpu_h_pct AS "% GPU time"
   FROM acmetrace.state_breakdown();
 \echo 'Where the published rows disagree with their own timestamps:'
 SELECT cluster, anomaly, jobs, example_job_ids
@@ -23,7 +23,7 @@ SELECT type, bin, gpus_from AS "GPUs from", gpus_to AS "GPUs to", jobs,
   FROM acmetrace.queue_by_occupancy('synth', 5)
  WHERE type IN ('Eval', 'Pretrain');
 \echo 'Queueing delay of GPU jobs (start - submit), all types and per type (synth), within 0.5% of the exact value:'
-SELECT coalesce(type, 'all') AS type, jobs, p50_s AS "p50 (s)", p90_s AS "p90 (s)", p99_s AS "p99 (s)",
+SELECT type, jobs, p50_s AS "p50 (s)", p90_s AS "p90 (s)", p99_s AS "p99 (s)",
        mean_s AS "mean (s)", max_s AS "max (s)"
-  FROM acmetrace.v_queue_delay v
- WHERE cluster = 'synth' ORDER BY v.type NULLS FIRST;
+  FROM acmetrace.v_queue_percentiles v
+ WHERE cluster = 'synth' ORDER BY v.type = 'all' DESC, v.type;

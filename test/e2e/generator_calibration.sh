@@ -33,15 +33,15 @@ check_eq "upper occupancy bins compared" \
 check_eq "Eval's mean queue over 100 s" \
     "$(q -c "SELECT avg(queue) > 100 FROM acmetrace.jobs WHERE cluster = 'seren' AND type = 'Eval' AND gpu_num > 0")" t
 check_eq "Pretrain's cancelled share by GPU time above Eval's by 0.2 or more" \
-    "$(q -c "SELECT max(gpu_time_pct) FILTER (WHERE type = 'Pretrain') - max(gpu_time_pct) FILTER (WHERE type = 'Eval') >= 20
+    "$(q -c "SELECT max(gpu_h_pct) FILTER (WHERE type = 'Pretrain') - max(gpu_h_pct) FILTER (WHERE type = 'Eval') >= 20
                FROM acmetrace.state_by_type('seren') WHERE final_state = 'CANCELLED'")" t
 # each pair of types' duration CDFs apart by 10 points or more somewhere
 check_eq "pairs of job types whose duration CDFs stay within 10 points everywhere" \
     "$(q -c "SELECT coalesce(string_agg(a.type || '/' || b.type, ' '), '') FROM
-               (SELECT a.type AS ta, b.type AS tb FROM (SELECT DISTINCT type FROM acmetrace.duration_cdf('seren') WHERE type IS NOT NULL) a,
-                       (SELECT DISTINCT type FROM acmetrace.duration_cdf('seren') WHERE type IS NOT NULL) b WHERE a.type < b.type) p
+               (SELECT a.type AS ta, b.type AS tb FROM (SELECT DISTINCT type FROM acmetrace.duration_cdf('seren') WHERE type <> 'all') a,
+                       (SELECT DISTINCT type FROM acmetrace.duration_cdf('seren') WHERE type <> 'all') b WHERE a.type < b.type) p
                JOIN LATERAL (SELECT max(abs(x.cdf_pct - y.cdf_pct)) AS d FROM acmetrace.duration_cdf('seren') x
-                               JOIN acmetrace.duration_cdf('seren') y USING (x)
+                               JOIN acmetrace.duration_cdf('seren') y USING (duration_s)
                               WHERE x.type = p.ta AND y.type = p.tb) m ON true
                CROSS JOIN LATERAL (SELECT p.ta AS type) a CROSS JOIN LATERAL (SELECT p.tb AS type) b
               WHERE m.d < 10")" ""

@@ -87,8 +87,10 @@ SELECT cluster, acmetrace.percentiles(sk, '{0.5,0.9,0.99}'), acmetrace.peak(occ)
 SELECT * FROM acmetrace.cluster_summary() ORDER BY 1;
 -- (0.4.0 rounds these analyses' shares and seconds and renamed some
 -- columns, CHANGELOG.md; what they count must not change)
-SELECT type, bin, jobs FROM acmetrace.queue_by_occupancy('synth');
-SELECT category, reason, jobs, gpu_time FROM acmetrace.failure_taxonomy('synth');
+-- (0.4.0 adds the rows of type 'all' and reports GPU time in GPU-hours)
+SELECT type, bin, jobs FROM acmetrace.queue_by_occupancy('synth') WHERE type IS DISTINCT FROM 'all';
+SELECT category, reason, jobs, coalesce((to_jsonb(t) ->> 'gpu_h')::numeric, round((to_jsonb(t) ->> 'gpu_time')::numeric / 3600, 2)) AS gpu_h
+  FROM acmetrace.failure_taxonomy('synth') t;
 SQL
 }
 snapshot >"$OUT/before.txt" || bad "analyses fail on $OLD SQL with the $NEW library"

@@ -15,6 +15,6 @@ WITH a AS (
                         count(duration) AS nd, sum(duration * gpu_num) AS t
                    FROM classified_jobs WHERE final_state = 'FAILED' GROUP BY cluster) x USING (cluster)
      WHERE f.n - coalesce(x.n, 0) > 0)
-SELECT cluster, category, reason, n, round_dec(sg / ng, 2), sig3(sd / nd / 60), coalesce(t, 0) AS t,
+SELECT cluster, category, reason, n, round_dec(sg / ng, 2), sig3(sd / nd), round_dec(coalesce(t, 0) / 3600, 2),
        round(100 * coalesce(t, 0) / sum(coalesce(t, 0)) OVER (PARTITION BY cluster), 2)
-  FROM a ORDER BY cluster, category IS NULL, t DESC
+  FROM a ORDER BY cluster, category IS NULL, coalesce(t, 0) DESC

@@ -1,4 +1,4 @@
--- DuckDB: acmetrace.queue_by_occupancy(), 10 bins: queueing delay of GPU jobs per cluster, type and tenth of
+-- DuckDB: acmetrace.queue_by_occupancy(), 10 bins: queueing delay of GPU jobs per cluster, type (and every type: 'all') and tenth of
 -- the cluster's GPU capacity (clusters.gpu_capacity; unknown: the observed peak) allocated when they were
 -- submitted.  The allocation is a window sum over start (+GPUs) and end (-GPUs) events, each submission a
 -- query point after the events at its instant (jobs with start <= submit < end hold GPUs), binned as
@@ -22,6 +22,6 @@ WITH ev AS (
            CASE WHEN r.occ < 0 THEN 0 WHEN r.occ >= cap.cap THEN 11 ELSE floor(10 * r.occ / cap.cap)::INTEGER + 1 END AS bin
       FROM run r JOIN cap USING (cluster) WHERE r.k = 1
 )
-SELECT cluster, type, bin, round(cap * (bin - 1) / 10, 1), CASE WHEN bin <= 10 THEN round(cap * bin / 10, 1) END,
+SELECT cluster, CASE WHEN grouping(type) = 0 THEN type ELSE 'all' END, bin, round(cap * (bin - 1) / 10, 1), CASE WHEN bin <= 10 THEN round(cap * bin / 10, 1) END,
        count(*), sig3(avg(w)), sig3(quantile_cont(w, 0.5)), sig3(quantile_cont(w, 0.9))
-  FROM b GROUP BY cluster, type, bin, cap ORDER BY cluster, type, bin
+  FROM b GROUP BY GROUPING SETS ((cluster, bin, cap), (cluster, type, bin, cap)) ORDER BY cluster, grouping(type) DESC, type, bin

@@ -2,9 +2,13 @@
 -- from the delays counted per value and occupancy bin at load: mean, and median and p90 as quantile_cont (the
 -- lerp of the values at positions floor(h) and ceil(h), h = p * (jobs - 1), found where the cumulative count
 -- passes them), 3 significant digits (sig3).
-WITH c AS (
+WITH w AS (  -- each type's delays, and every type's ('all')
+    SELECT cluster, type, bin, wait_s, n FROM occupancy_waits
+    UNION ALL
+    SELECT cluster, 'all', bin, wait_s, sum(n) FROM occupancy_waits GROUP BY cluster, bin, wait_s),
+c AS (
     SELECT *, sum(n) OVER l - n AS pos, sum(n) OVER (PARTITION BY cluster, type, bin) AS jobs
-      FROM occupancy_waits WINDOW l AS (PARTITION BY cluster, type, bin ORDER BY wait_s)),
+      FROM w WINDOW l AS (PARTITION BY cluster, type, bin ORDER BY wait_s)),
 q AS (  -- per line and fraction p
     SELECT cluster, type, bin, p, any_value(jobs) AS jobs, sum(wait_s * n) / any_value(jobs) AS mean, max(p * (jobs - 1)) AS h,
            max(wait_s) FILTER (WHERE pos <= floor(p * (jobs - 1))) AS lo, max(wait_s) FILTER (WHERE pos <= ceil(p * (jobs - 1))) AS hi

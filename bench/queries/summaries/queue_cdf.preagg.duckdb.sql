@@ -1,8 +1,8 @@
--- DuckDB over its pre-aggregates (preagg.duckdb.sql, job_rollup): CDF of GPU jobs' queueing delay at 0, 1, 2, 4, ... 2^21 s per cluster and type.
+-- DuckDB over its pre-aggregates (preagg.duckdb.sql, job_rollup): CDF of GPU jobs' queueing delay at 0, 1, 2, 4, ... 2^21 s per cluster (type 'all') and type.
 WITH b AS (SELECT cluster, type, grouping(type) AS g, qk AS k, sum(n) AS n
              FROM job_rollup WHERE gpu_num > 0 AND qk IS NOT NULL
             GROUP BY GROUPING SETS ((cluster, qk), (cluster, type, qk)))
-SELECT cluster, type, CASE WHEN e < 0 THEN 0 ELSE 2 ^ e END AS x, sum(n) AS jobs,
+SELECT cluster, CASE WHEN g = 1 THEN 'all' ELSE type END AS type, CASE WHEN e < 0 THEN 0 ELSE 2 ^ e END AS queue_s, sum(n) AS jobs,
        round(100 * coalesce(sum(n) FILTER (WHERE k <= e), 0) / sum(n), 2) AS cdf_pct
   FROM b, range(-1, 22) t(e)
  WHERE g = 1 OR type IS NOT NULL

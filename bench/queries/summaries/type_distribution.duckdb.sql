@@ -1,6 +1,9 @@
--- DuckDB: job types of GPU jobs with shares of jobs and GPU time.
-SELECT cluster, type, count(*),
-       round(100 * count(*) / sum(count(*)) OVER (PARTITION BY cluster), 2),
-       coalesce(sum(duration * gpu_num), 0),
-       round(100 * coalesce(sum(duration * gpu_num), 0) / sum(coalesce(sum(duration * gpu_num), 0)) OVER (PARTITION BY cluster), 2)
-  FROM jobs WHERE gpu_num > 0 GROUP BY cluster, type ORDER BY cluster, count(*) DESC
+-- DuckDB: job types of GPU jobs, and every type ('all'), with shares of jobs and GPU-hours.
+SELECT cluster, type, n,
+       round(100 * n / max(n) FILTER (WHERE g = 1) OVER (PARTITION BY cluster), 2),
+       round_dec(t / 3600, 2),
+       round(100 * t / max(t) FILTER (WHERE g = 1) OVER (PARTITION BY cluster), 2)
+  FROM (SELECT cluster, CASE WHEN grouping(type) = 0 THEN type ELSE 'all' END AS type, grouping(type) AS g,
+               count(*) AS n, coalesce(sum(duration * gpu_num), 0) AS t
+          FROM jobs WHERE gpu_num > 0 GROUP BY GROUPING SETS ((cluster), (cluster, type)))
+ ORDER BY cluster, g DESC, n DESC

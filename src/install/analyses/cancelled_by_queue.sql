@@ -27,7 +27,7 @@ CREATE FUNCTION acmetrace_internal.cancelled_by_queue_scan(cluster text DEFAULT 
                                              upper double precision DEFAULT 300,
                                              all_jobs boolean DEFAULT false)
 RETURNS TABLE (cluster text, bin integer, queue_from_s double precision, queue_to_s double precision,
-               jobs bigint, cancelled bigint, cancelled_pct numeric)
+               jobs bigint, cancelled bigint, cancelled_job_pct numeric)
 LANGUAGE sql STABLE PARALLEL SAFE
 AS $$
     WITH p AS (SELECT acmetrace_internal.queue_bin_count(bin_width, upper) AS nb
@@ -60,7 +60,7 @@ COMMENT ON FUNCTION acmetrace_internal.cancelled_by_queue_scan(text, text, doubl
 CREATE FUNCTION acmetrace_internal.cancelled_by_queue_summary(cluster text, type text, bin_width double precision,
                                                               upper double precision)
 RETURNS TABLE (cluster text, bin integer, queue_from_s double precision, queue_to_s double precision,
-               jobs bigint, cancelled bigint, cancelled_pct numeric)
+               jobs bigint, cancelled bigint, cancelled_job_pct numeric)
 LANGUAGE sql STABLE PARALLEL SAFE
 AS $$
     WITH p AS (SELECT acmetrace_internal.queue_bin_count(bin_width, upper) AS nb
@@ -84,7 +84,7 @@ $$;
 
 CREATE FUNCTION acmetrace_internal.cancelled_by_queue_run(a1 text, a2 text, a3 double precision, a4 double precision, a5 boolean)
 RETURNS TABLE (cluster text, bin integer, queue_from_s double precision, queue_to_s double precision,
-               jobs bigint, cancelled bigint, cancelled_pct numeric)
+               jobs bigint, cancelled bigint, cancelled_job_pct numeric)
 LANGUAGE plpgsql STABLE PARALLEL SAFE
 AS $$
 BEGIN
@@ -103,13 +103,13 @@ CREATE FUNCTION acmetrace.cancelled_by_queue(cluster text DEFAULT NULL, type tex
                                              upper double precision DEFAULT 300,
                                              all_jobs boolean DEFAULT false)
 RETURNS TABLE (cluster text, bin integer, queue_from_s double precision, queue_to_s double precision,
-               jobs bigint, cancelled bigint, cancelled_pct numeric)
+               jobs bigint, cancelled bigint, cancelled_job_pct numeric)
 LANGUAGE sql STABLE PARALLEL SAFE
 AS 'SELECT * FROM acmetrace_internal.cancelled_by_queue_run($1, $2, $3, $4, $5)';
 COMMENT ON FUNCTION acmetrace.cancelled_by_queue(text, text, double precision, double precision, boolean) IS
-  'GPU jobs (all_jobs: every job) of one type (default Eval; NULL: every type) by queueing delay (start - submit) in bins of bin_width seconds up to upper, then one open bin (queue_to_s NULL): jobs, cancelled jobs and the percent cancelled. Every bin is listed; jobs that never started are left out.';
+  'GPU jobs (all_jobs: every job) of one type (default Eval; NULL: every type) by queueing delay (start - submit) in bins of bin_width seconds up to upper, then one open bin (queue_to_s NULL): jobs, cancelled jobs and the percent of the bin''s jobs cancelled (cancelled_job_pct, 2 decimals; NULL for an empty bin). Every bin is listed; jobs that never started are left out.';
 
-CREATE VIEW acmetrace.v_cancelled_eval_by_queue WITH (security_invoker = true) AS
+CREATE VIEW acmetrace.v_cancelled_by_queue_eval WITH (security_invoker = true) AS
     SELECT * FROM acmetrace.cancelled_by_queue(NULL, 'Eval', 20, 300);
-COMMENT ON VIEW acmetrace.v_cancelled_eval_by_queue IS
+COMMENT ON VIEW acmetrace.v_cancelled_by_queue_eval IS
   'Eval GPU jobs by queueing delay (start - submit) in 20 s bins up to 300 s, then over 300 s: jobs and cancellations (acmetrace.cancelled_by_queue).';

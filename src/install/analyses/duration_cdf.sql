@@ -1,15 +1,15 @@
 -- acmetrace.duration_cdf: CDF of the published duration of GPU jobs.
 
 -- The paper's figures: CDFs and histograms over the bins aggregates.  Per
--- cluster the all-types line (type NULL) and one line per type; `jobs` is
+-- cluster the all-types line (type 'all') and one line per type; `jobs` is
 -- how many jobs a line is made of.
 CREATE FUNCTION acmetrace_internal.duration_cdf_scan(cluster text DEFAULT NULL,
                                        thresholds double precision[] DEFAULT acmetrace.powers_of_two(0, 21))
-RETURNS TABLE (cluster text, type text, x double precision, jobs bigint, cdf_pct numeric)
+RETURNS TABLE (cluster text, type text, duration_s double precision, jobs bigint, cdf_pct numeric)
 LANGUAGE sql STABLE PARALLEL SAFE
 AS $$
     SELECT g.cluster, g.type, u.x, g.n, round(u.p::numeric, 2)
-      FROM (SELECT j.cluster, CASE WHEN grouping(j.type) = 0 THEN j.type END AS type,
+      FROM (SELECT j.cluster, CASE WHEN grouping(j.type) = 0 THEN j.type ELSE 'all' END AS type, grouping(j.type) AS total,
                    count(j.duration) AS n, acmetrace.cdf_at(j.duration::float8, thresholds) AS cdf
               FROM acmetrace.jobs j
              WHERE acmetrace_internal.known_cluster(duration_cdf_scan.cluster)
@@ -18,21 +18,21 @@ AS $$
             HAVING grouping(j.type) = 1 OR j.type IS NOT NULL) g,
            unnest(thresholds, g.cdf) u(x, p)
      WHERE g.cdf IS NOT NULL
-     ORDER BY g.cluster COLLATE "C", g.type COLLATE "C" NULLS FIRST, u.x
+     ORDER BY g.cluster COLLATE "C", g.total DESC, g.type COLLATE "C", u.x
 $$;
 COMMENT ON FUNCTION acmetrace_internal.duration_cdf_scan(text, double precision[]) IS
   'The scan path of acmetrace.duration_cdf: reads acmetrace.jobs.';
 
--- A CDF line per cluster (all types: type NULL) and per type, from value
+-- A CDF line per cluster (all types: type 'all') and per type, from value
 -- counts: the count at or below each threshold over the line's count, then
 -- x 100, as cdf_at does.
 CREATE FUNCTION acmetrace_internal.duration_cdf_summary(cluster text, thresholds double precision[])
-RETURNS TABLE (cluster text, type text, x double precision, jobs bigint, cdf_pct numeric)
+RETURNS TABLE (cluster text, type text, duration_s double precision, jobs bigint, cdf_pct numeric)
 LANGUAGE sql STABLE PARALLEL SAFE
 AS $$
     -- materialized: each line's counts are computed once, not per threshold
     WITH l AS MATERIALIZED (
-        SELECT v.cluster, v.type,
+        SELECT v.cluster, CASE WHEN v.all_types THEN 'all' ELSE v.type END AS type, v.all_types,
                acmetrace_internal.vc_counts_at(v.vals, v.counts, thresholds || 'Infinity'::float8, false) AS a
           FROM acmetrace.summary_values v
          WHERE acmetrace_internal.known_cluster(duration_cdf_summary.cluster)
@@ -41,11 +41,11 @@ AS $$
     SELECT l.cluster, l.type, u.x, l.a[cardinality(l.a)], round(((u.c::float8 / l.a[cardinality(l.a)]::float8) * 100)::numeric, 2)
       FROM l, unnest(thresholds, l.a) u(x, c)
      WHERE u.x IS NOT NULL
-     ORDER BY l.cluster COLLATE "C", l.type COLLATE "C" NULLS FIRST, u.x
+     ORDER BY l.cluster COLLATE "C", l.all_types DESC, l.type COLLATE "C", u.x
 $$;
 
 CREATE FUNCTION acmetrace_internal.duration_cdf_run(a1 text, a2 double precision[])
-RETURNS TABLE (cluster text, type text, x double precision, jobs bigint, cdf_pct numeric)
+RETURNS TABLE (cluster text, type text, duration_s double precision, jobs bigint, cdf_pct numeric)
 LANGUAGE plpgsql STABLE PARALLEL SAFE
 AS $$
 BEGIN
@@ -61,11 +61,11 @@ COMMENT ON FUNCTION acmetrace_internal.duration_cdf_run(text, double precision[]
 
 CREATE FUNCTION acmetrace.duration_cdf(cluster text DEFAULT NULL,
                                        thresholds double precision[] DEFAULT acmetrace.powers_of_two(0, 21))
-RETURNS TABLE (cluster text, type text, x double precision, jobs bigint, cdf_pct numeric)
+RETURNS TABLE (cluster text, type text, duration_s double precision, jobs bigint, cdf_pct numeric)
 LANGUAGE sql STABLE PARALLEL SAFE
 AS 'SELECT * FROM acmetrace_internal.duration_cdf_run($1, $2)';
 COMMENT ON FUNCTION acmetrace.duration_cdf(text, double precision[]) IS
-  'CDF (percent, 2 decimals) of the published duration of GPU jobs at each threshold (default 1, 2, 4, ... 2^21 s), per cluster (type NULL) and per job type, with the number of jobs of each line.';
+  'CDF (percent, 2 decimals) of the published duration of GPU jobs at each threshold (default 1, 2, 4, ... 2^21 s), per cluster (type ''all'') and per job type (NULL: jobs without a type), with the number of jobs of each line; duration_s is the threshold in seconds.';
 
 CREATE VIEW acmetrace.v_duration_cdf WITH (security_invoker = true) AS
     SELECT * FROM acmetrace.duration_cdf(NULL);

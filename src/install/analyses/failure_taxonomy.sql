@@ -4,15 +4,15 @@
 -- Rows are (category, reason) pairs plus one row with NULL category and
 -- reason for failed jobs nobody classified, so the shares add up to 100%.
 CREATE FUNCTION acmetrace_internal.failure_taxonomy_scan(cluster text DEFAULT NULL)
-RETURNS TABLE (cluster text, category text, reason text, jobs bigint, avg_gpus numeric,
-               avg_minutes numeric, gpu_time numeric, gpu_time_pct numeric)
+RETURNS TABLE (cluster text, category text, reason text, jobs bigint, mean_gpus numeric,
+               mean_run_s numeric, gpu_h numeric, gpu_h_pct numeric)
 LANGUAGE sql STABLE PARALLEL SAFE
 AS $$
-    SELECT s.cluster, s.category, s.reason, s.n, s.g, s.m, s.t,
+    SELECT s.cluster, s.category, s.reason, s.n, s.g, s.m, round(s.t / 3600, 2),
            acmetrace_internal.pct(s.t, sum(s.t) OVER (PARTITION BY s.cluster))
       FROM (SELECT j.cluster, r.category, r.reason, count(*) AS n,
                    round(avg(j.gpu_num), 2) AS g,
-                   acmetrace_internal.sig3((avg(j.duration) / 60)::float8) AS m,
+                   acmetrace_internal.sig3(avg(j.duration)::float8) AS m,
                    coalesce(sum(j.duration * j.gpu_num), 0) AS t
               FROM acmetrace.jobs j
               LEFT JOIN acmetrace.failure_reasons r ON r.cluster = j.cluster AND r.job_id = j.job_id
@@ -29,8 +29,8 @@ COMMENT ON FUNCTION acmetrace_internal.failure_taxonomy_scan(text) IS
 -- failed jobs nobody classified are the summary's failed jobs minus the
 -- classified ones among them.
 CREATE FUNCTION acmetrace_internal.failure_taxonomy_summary(cluster text)
-RETURNS TABLE (cluster text, category text, reason text, jobs bigint, avg_gpus numeric,
-               avg_minutes numeric, gpu_time numeric, gpu_time_pct numeric)
+RETURNS TABLE (cluster text, category text, reason text, jobs bigint, mean_gpus numeric,
+               mean_run_s numeric, gpu_h numeric, gpu_h_pct numeric)
 LANGUAGE sql STABLE PARALLEL SAFE
 AS $$
     WITH k AS (
@@ -59,19 +59,19 @@ AS $$
     s AS (
         SELECT a.cluster, a.category, a.reason, a.n::bigint AS n,
                round(a.sg::numeric / nullif(a.ng, 0)::numeric, 2) AS g,
-               acmetrace_internal.sig3(((a.sd / nullif(a.nd, 0)::numeric) / 60)::float8) AS m,
+               acmetrace_internal.sig3((a.sd / nullif(a.nd, 0)::numeric)::float8) AS m,
                coalesce(a.t, 0) AS t
           FROM a
          WHERE acmetrace_internal.known_cluster(failure_taxonomy_summary.cluster))
-    SELECT s.cluster, s.category, s.reason, s.n, s.g, s.m, s.t,
+    SELECT s.cluster, s.category, s.reason, s.n, s.g, s.m, round(s.t / 3600, 2),
            acmetrace_internal.pct(s.t, sum(s.t) OVER (PARTITION BY s.cluster))
       FROM s
      ORDER BY s.cluster COLLATE "C", s.category IS NULL, s.t DESC, s.category COLLATE "C", s.reason COLLATE "C"
 $$;
 
 CREATE FUNCTION acmetrace_internal.failure_taxonomy_run(a1 text)
-RETURNS TABLE (cluster text, category text, reason text, jobs bigint, avg_gpus numeric,
-               avg_minutes numeric, gpu_time numeric, gpu_time_pct numeric)
+RETURNS TABLE (cluster text, category text, reason text, jobs bigint, mean_gpus numeric,
+               mean_run_s numeric, gpu_h numeric, gpu_h_pct numeric)
 LANGUAGE plpgsql STABLE PARALLEL SAFE
 AS $$
 BEGIN
@@ -86,12 +86,12 @@ COMMENT ON FUNCTION acmetrace_internal.failure_taxonomy_run(text) IS
   'acmetrace.failure_taxonomy: from the summaries when they can answer, else the scan.';
 
 CREATE FUNCTION acmetrace.failure_taxonomy(cluster text DEFAULT NULL)
-RETURNS TABLE (cluster text, category text, reason text, jobs bigint, avg_gpus numeric,
-               avg_minutes numeric, gpu_time numeric, gpu_time_pct numeric)
+RETURNS TABLE (cluster text, category text, reason text, jobs bigint, mean_gpus numeric,
+               mean_run_s numeric, gpu_h numeric, gpu_h_pct numeric)
 LANGUAGE sql STABLE PARALLEL SAFE
 AS 'SELECT * FROM acmetrace_internal.failure_taxonomy_run($1)';
 COMMENT ON FUNCTION acmetrace.failure_taxonomy(text) IS
-  'The paper''s failure table per cluster: for each (category, reason) in failure_reasons, jobs, average GPUs (2 decimals), average minutes (published duration, 3 significant digits), GPU time (duration x gpu_num) and percent (2 decimals) of the GPU time of all classified or failed jobs. The row with NULL category and reason is failed jobs without a classification.';
+  'The paper''s failure table per cluster: for each (category, reason) in failure_reasons, jobs, mean GPUs (2 decimals), mean published duration in seconds (3 significant digits), GPU-hours (duration x gpu_num / 3600, 2 decimals) and percent (2 decimals) of the GPU time of all classified or failed jobs. The row with NULL category and reason is failed jobs without a classification.';
 
 CREATE VIEW acmetrace.v_failure_taxonomy WITH (security_invoker = true) AS
     SELECT * FROM acmetrace.failure_taxonomy(NULL);

@@ -9,14 +9,14 @@ RETURNS TABLE (cluster text, type text, jobs bigint, min integer, q1 numeric,
 LANGUAGE sql STABLE PARALLEL SAFE
 AS $$
     WITH q AS (
-        SELECT j.cluster, j.type,
+        SELECT j.cluster, CASE WHEN grouping(j.type) = 0 THEN j.type ELSE 'all' END AS type, grouping(j.type) AS total,
                percentile_cont(ARRAY[0.25, 0.5, 0.75]) WITHIN GROUP (ORDER BY j.gpu_num::float8) AS p
           FROM acmetrace.jobs j
          WHERE acmetrace_internal.known_cluster(gpu_num_boxplot_scan.cluster)
            AND j.gpu_num > 0 AND (gpu_num_boxplot_scan.cluster IS NULL OR j.cluster = gpu_num_boxplot_scan.cluster)
-         GROUP BY j.cluster, j.type),
+         GROUP BY GROUPING SETS ((j.cluster), (j.cluster, j.type))),
     f AS (
-        SELECT q.cluster, q.type, q.p[1] AS q1, q.p[2] AS q2, q.p[3] AS q3,
+        SELECT q.cluster, q.type, q.total, q.p[1] AS q1, q.p[2] AS q2, q.p[3] AS q3,
                q.p[1] - 1.5 * (q.p[3] - q.p[1]) AS lo_fence,
                q.p[3] + 1.5 * (q.p[3] - q.p[1]) AS hi_fence
           FROM q)
@@ -26,9 +26,9 @@ AS $$
            max(j.gpu_num) FILTER (WHERE j.gpu_num <= f.hi_fence),
            count(*) FILTER (WHERE j.gpu_num < f.lo_fence OR j.gpu_num > f.hi_fence)
       FROM f
-      JOIN acmetrace.jobs j ON j.cluster = f.cluster AND j.type IS NOT DISTINCT FROM f.type AND j.gpu_num > 0
-     GROUP BY f.cluster, f.type, f.q1, f.q2, f.q3
-     ORDER BY f.cluster COLLATE "C", f.type COLLATE "C"
+      JOIN acmetrace.jobs j ON j.cluster = f.cluster AND (f.total = 1 OR j.type IS NOT DISTINCT FROM f.type) AND j.gpu_num > 0
+     GROUP BY f.cluster, f.total, f.type, f.q1, f.q2, f.q3
+     ORDER BY f.cluster COLLATE "C", f.total DESC, f.type COLLATE "C"
 $$;
 COMMENT ON FUNCTION acmetrace_internal.gpu_num_boxplot_scan(text) IS
   'The scan path of acmetrace.gpu_num_boxplot: reads acmetrace.jobs.';
@@ -40,18 +40,19 @@ RETURNS TABLE (cluster text, type text, jobs bigint, min integer, q1 numeric,
 LANGUAGE sql STABLE PARALLEL SAFE
 AS $$
     WITH d AS (
-        SELECT r.cluster, r.type, r.gpu_num, sum(r.jobs)::bigint AS n
+        SELECT r.cluster, CASE WHEN grouping(r.type) = 0 THEN r.type ELSE 'all' END AS type, grouping(r.type) AS total,
+               r.gpu_num, sum(r.jobs)::bigint AS n
           FROM acmetrace.summary_groups r
          WHERE acmetrace_internal.known_cluster(gpu_num_boxplot_summary.cluster)
            AND r.gpu_num > 0 AND (gpu_num_boxplot_summary.cluster IS NULL OR r.cluster = gpu_num_boxplot_summary.cluster)
-         GROUP BY r.cluster, r.type, r.gpu_num),
+         GROUP BY GROUPING SETS ((r.cluster, r.gpu_num), (r.cluster, r.type, r.gpu_num))),
     q AS (
-        SELECT d.cluster, d.type,
+        SELECT d.cluster, d.type, d.total,
                acmetrace_internal.vc_percentiles(array_agg(d.gpu_num::float8 ORDER BY d.gpu_num), array_agg(d.n ORDER BY d.gpu_num),
                                                  ARRAY[0.25, 0.5, 0.75]) AS p
-          FROM d GROUP BY d.cluster, d.type),
+          FROM d GROUP BY d.cluster, d.type, d.total),
     f AS (
-        SELECT q.cluster, q.type, q.p[1] AS q1, q.p[2] AS q2, q.p[3] AS q3,
+        SELECT q.cluster, q.type, q.total, q.p[1] AS q1, q.p[2] AS q2, q.p[3] AS q3,
                q.p[1] - 1.5 * (q.p[3] - q.p[1]) AS lo_fence,
                q.p[3] + 1.5 * (q.p[3] - q.p[1]) AS hi_fence
           FROM q)
@@ -61,9 +62,9 @@ AS $$
            max(d.gpu_num) FILTER (WHERE d.gpu_num <= f.hi_fence),
            coalesce(sum(d.n) FILTER (WHERE d.gpu_num < f.lo_fence OR d.gpu_num > f.hi_fence), 0)::bigint
       FROM f
-      JOIN d ON d.cluster = f.cluster AND d.type IS NOT DISTINCT FROM f.type
-     GROUP BY f.cluster, f.type, f.q1, f.q2, f.q3
-     ORDER BY f.cluster COLLATE "C", f.type COLLATE "C"
+      JOIN d ON d.cluster = f.cluster AND d.total = f.total AND d.type IS NOT DISTINCT FROM f.type
+     GROUP BY f.cluster, f.total, f.type, f.q1, f.q2, f.q3
+     ORDER BY f.cluster COLLATE "C", f.total DESC, f.type COLLATE "C"
 $$;
 
 CREATE FUNCTION acmetrace_internal.gpu_num_boxplot_run(a1 text)
@@ -90,7 +91,7 @@ RETURNS TABLE (cluster text, type text, jobs bigint, min integer, q1 numeric,
 LANGUAGE sql STABLE PARALLEL SAFE
 AS 'SELECT * FROM acmetrace_internal.gpu_num_boxplot_run($1)';
 COMMENT ON FUNCTION acmetrace.gpu_num_boxplot(text) IS
-  'GPU count of GPU jobs per cluster and type as box-plot numbers: min, quartiles (linear interpolation, as percentile_cont and numpy; 2 decimals), max, whiskers at the most extreme gpu_num within 1.5 IQR of the box, and the number of jobs outside them.';
+  'GPU count of GPU jobs per cluster and type (first type ''all'': every GPU job; NULL: jobs without a type) as box-plot numbers: min, quartiles (linear interpolation, as percentile_cont and numpy; 2 decimals), max, whiskers at the most extreme gpu_num within 1.5 IQR of the box, and the number of jobs outside them.';
 
 CREATE VIEW acmetrace.v_gpu_num_boxplot WITH (security_invoker = true) AS
     SELECT * FROM acmetrace.gpu_num_boxplot(NULL);

@@ -2,7 +2,7 @@
 
 CREATE FUNCTION acmetrace_internal.gpu_num_cdf_scan(cluster text DEFAULT NULL,
                                       thresholds double precision[] DEFAULT acmetrace.steps(0, 1024, 1))
-RETURNS TABLE (cluster text, x double precision, jobs bigint, job_pct numeric, gpu_time_pct numeric)
+RETURNS TABLE (cluster text, gpu_num double precision, jobs bigint, job_pct numeric, gpu_h_pct numeric)
 LANGUAGE sql STABLE PARALLEL SAFE
 AS $$
 SELECT g.cluster, u.x, g.n, round(u.jobs::numeric, 2), round(u.gpu_time::numeric, 2)
@@ -20,7 +20,7 @@ COMMENT ON FUNCTION acmetrace_internal.gpu_num_cdf_scan(text, double precision[]
   'The scan path of acmetrace.gpu_num_cdf: reads acmetrace.jobs.';
 
 CREATE FUNCTION acmetrace_internal.gpu_num_cdf_summary(cluster text, thresholds double precision[])
-RETURNS TABLE (cluster text, x double precision, jobs bigint, job_pct numeric, gpu_time_pct numeric)
+RETURNS TABLE (cluster text, gpu_num double precision, jobs bigint, job_pct numeric, gpu_h_pct numeric)
 LANGUAGE sql STABLE PARALLEL SAFE
 AS $$
     WITH d AS (
@@ -49,7 +49,7 @@ AS $$
 $$;
 
 CREATE FUNCTION acmetrace_internal.gpu_num_cdf_run(a1 text, a2 double precision[])
-RETURNS TABLE (cluster text, x double precision, jobs bigint, job_pct numeric, gpu_time_pct numeric)
+RETURNS TABLE (cluster text, gpu_num double precision, jobs bigint, job_pct numeric, gpu_h_pct numeric)
 LANGUAGE plpgsql STABLE PARALLEL SAFE
 AS $$
 BEGIN
@@ -65,11 +65,11 @@ COMMENT ON FUNCTION acmetrace_internal.gpu_num_cdf_run(text, double precision[])
 
 CREATE FUNCTION acmetrace.gpu_num_cdf(cluster text DEFAULT NULL,
                                       thresholds double precision[] DEFAULT acmetrace.steps(0, 1024, 1))
-RETURNS TABLE (cluster text, x double precision, jobs bigint, job_pct numeric, gpu_time_pct numeric)
+RETURNS TABLE (cluster text, gpu_num double precision, jobs bigint, job_pct numeric, gpu_h_pct numeric)
 LANGUAGE sql STABLE PARALLEL SAFE
 AS 'SELECT * FROM acmetrace_internal.gpu_num_cdf_run($1, $2)';
 COMMENT ON FUNCTION acmetrace.gpu_num_cdf(text, double precision[]) IS
-  'CDF of GPU count over GPU jobs, by job count and weighted by GPU time (gpu_num x published duration, as the notebook), at each threshold (default 0..1024), in percent with 2 decimals, with the number of jobs.';
+  'CDF of GPU count over GPU jobs, by job count and weighted by GPU time (gpu_num x published duration, as the notebook), at each threshold gpu_num (default 0..1024), in percent with 2 decimals, with the number of jobs.';
 
 CREATE VIEW acmetrace.v_gpu_num_cdf WITH (security_invoker = true) AS
     SELECT * FROM acmetrace.gpu_num_cdf(NULL);

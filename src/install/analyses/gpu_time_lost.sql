@@ -2,46 +2,48 @@
 -- cancelled.
 
 CREATE FUNCTION acmetrace_internal.gpu_time_lost_scan(cluster text DEFAULT NULL)
-RETURNS TABLE (cluster text, type text, jobs bigint, gpu_time numeric, failed_gpu_time numeric,
-               cancelled_gpu_time numeric, failed_pct numeric, cancelled_pct numeric)
+RETURNS TABLE (cluster text, type text, jobs bigint, gpu_h numeric, failed_gpu_h numeric,
+               cancelled_gpu_h numeric, failed_gpu_h_pct numeric, cancelled_gpu_h_pct numeric)
 LANGUAGE sql STABLE PARALLEL SAFE
 AS $$
-    SELECT s.cluster, s.type, s.n, s.t, s.f, s.c,
+    SELECT s.cluster, s.type, s.n, round(s.t / 3600, 2), round(s.f / 3600, 2), round(s.c / 3600, 2),
            acmetrace_internal.pct(s.f, s.t), acmetrace_internal.pct(s.c, s.t)
-      FROM (SELECT j.cluster, j.type, count(*) AS n,
+      FROM (SELECT j.cluster, CASE WHEN grouping(j.type) = 0 THEN j.type ELSE 'all' END AS type,
+                   grouping(j.type) AS total, count(*) AS n,
                    coalesce(sum(j.duration * j.gpu_num), 0) AS t,
                    coalesce(sum(j.duration * j.gpu_num) FILTER (WHERE j.final_state = 'FAILED'), 0) AS f,
                    coalesce(sum(j.duration * j.gpu_num) FILTER (WHERE j.final_state = 'CANCELLED'), 0) AS c
               FROM acmetrace.jobs j
              WHERE acmetrace_internal.known_cluster(gpu_time_lost_scan.cluster)
                AND j.gpu_num > 0 AND (gpu_time_lost_scan.cluster IS NULL OR j.cluster = gpu_time_lost_scan.cluster)
-             GROUP BY j.cluster, j.type) s
-     ORDER BY s.cluster COLLATE "C", s.type COLLATE "C"
+             GROUP BY GROUPING SETS ((j.cluster), (j.cluster, j.type))) s
+     ORDER BY s.cluster COLLATE "C", s.total DESC, s.type COLLATE "C"
 $$;
 COMMENT ON FUNCTION acmetrace_internal.gpu_time_lost_scan(text) IS
   'The scan path of acmetrace.gpu_time_lost: reads acmetrace.jobs.';
 
 CREATE FUNCTION acmetrace_internal.gpu_time_lost_summary(cluster text)
-RETURNS TABLE (cluster text, type text, jobs bigint, gpu_time numeric, failed_gpu_time numeric,
-               cancelled_gpu_time numeric, failed_pct numeric, cancelled_pct numeric)
+RETURNS TABLE (cluster text, type text, jobs bigint, gpu_h numeric, failed_gpu_h numeric,
+               cancelled_gpu_h numeric, failed_gpu_h_pct numeric, cancelled_gpu_h_pct numeric)
 LANGUAGE sql STABLE PARALLEL SAFE
 AS $$
-    SELECT s.cluster, s.type, s.n, s.t, s.f, s.c,
+    SELECT s.cluster, s.type, s.n, round(s.t / 3600, 2), round(s.f / 3600, 2), round(s.c / 3600, 2),
            acmetrace_internal.pct(s.f, s.t), acmetrace_internal.pct(s.c, s.t)
-      FROM (SELECT r.cluster, r.type, sum(r.jobs)::bigint AS n,
+      FROM (SELECT r.cluster, CASE WHEN grouping(r.type) = 0 THEN r.type ELSE 'all' END AS type,
+                   grouping(r.type) AS total, sum(r.jobs)::bigint AS n,
                    coalesce(sum(r.gpu_time), 0) AS t,
                    coalesce(sum(r.gpu_time) FILTER (WHERE r.final_state = 'FAILED'), 0) AS f,
                    coalesce(sum(r.gpu_time) FILTER (WHERE r.final_state = 'CANCELLED'), 0) AS c
               FROM acmetrace.summary_groups r
              WHERE acmetrace_internal.known_cluster(gpu_time_lost_summary.cluster)
                AND r.gpu_num > 0 AND (gpu_time_lost_summary.cluster IS NULL OR r.cluster = gpu_time_lost_summary.cluster)
-             GROUP BY r.cluster, r.type) s
-     ORDER BY s.cluster COLLATE "C", s.type COLLATE "C"
+             GROUP BY GROUPING SETS ((r.cluster), (r.cluster, r.type))) s
+     ORDER BY s.cluster COLLATE "C", s.total DESC, s.type COLLATE "C"
 $$;
 
 CREATE FUNCTION acmetrace_internal.gpu_time_lost_run(a1 text)
-RETURNS TABLE (cluster text, type text, jobs bigint, gpu_time numeric, failed_gpu_time numeric,
-               cancelled_gpu_time numeric, failed_pct numeric, cancelled_pct numeric)
+RETURNS TABLE (cluster text, type text, jobs bigint, gpu_h numeric, failed_gpu_h numeric,
+               cancelled_gpu_h numeric, failed_gpu_h_pct numeric, cancelled_gpu_h_pct numeric)
 LANGUAGE plpgsql STABLE PARALLEL SAFE
 AS $$
 BEGIN
@@ -56,12 +58,12 @@ COMMENT ON FUNCTION acmetrace_internal.gpu_time_lost_run(text) IS
   'acmetrace.gpu_time_lost: from the summaries when they can answer, else the scan.';
 
 CREATE FUNCTION acmetrace.gpu_time_lost(cluster text DEFAULT NULL)
-RETURNS TABLE (cluster text, type text, jobs bigint, gpu_time numeric, failed_gpu_time numeric,
-               cancelled_gpu_time numeric, failed_pct numeric, cancelled_pct numeric)
+RETURNS TABLE (cluster text, type text, jobs bigint, gpu_h numeric, failed_gpu_h numeric,
+               cancelled_gpu_h numeric, failed_gpu_h_pct numeric, cancelled_gpu_h_pct numeric)
 LANGUAGE sql STABLE PARALLEL SAFE
 AS 'SELECT * FROM acmetrace_internal.gpu_time_lost_run($1)';
 COMMENT ON FUNCTION acmetrace.gpu_time_lost(text) IS
-  'Per cluster and job type: GPU jobs, GPU time (duration x gpu_num) of all of them, of failed ones (TIMEOUT and NODE_FAIL included) and of cancelled ones, and the two percents.';
+  'Per cluster and job type (first type ''all'': every GPU job; NULL: jobs without a type): GPU jobs, GPU-hours (duration x gpu_num / 3600, 2 decimals) of all of them, of failed ones (TIMEOUT and NODE_FAIL included) and of cancelled ones, and the failed and cancelled GPU-hours as percents of all (2 decimals).';
 
 CREATE VIEW acmetrace.v_gpu_time_lost WITH (security_invoker = true) AS
     SELECT * FROM acmetrace.gpu_time_lost(NULL);

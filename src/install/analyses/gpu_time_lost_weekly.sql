@@ -2,14 +2,19 @@
 -- week they ended.
 
 -- Weeks start on Monday in the cluster's own time zone (acmetrace.clusters).
+-- A week is partial when the cluster's trace (its first to its last
+-- submission) does not cover all of it: its first and last weeks, and the
+-- weeks after the last submission in which long jobs still ended.
 CREATE FUNCTION acmetrace_internal.gpu_time_lost_weekly_scan(cluster text DEFAULT NULL)
-RETURNS TABLE (cluster text, week date, jobs bigint, gpu_time numeric, failed_gpu_time numeric,
-               cancelled_gpu_time numeric, failed_pct numeric, cancelled_pct numeric)
+RETURNS TABLE (cluster text, week date, jobs bigint, gpu_h numeric, failed_gpu_h numeric,
+               cancelled_gpu_h numeric, failed_gpu_h_pct numeric, cancelled_gpu_h_pct numeric, partial boolean)
 LANGUAGE sql STABLE PARALLEL SAFE
 AS $$
-    SELECT s.cluster, s.week, s.n, s.t, s.f, s.c,
-           acmetrace_internal.pct(s.f, s.t), acmetrace_internal.pct(s.c, s.t)
-      FROM (SELECT j.cluster,
+    SELECT s.cluster, s.week, s.n, round(s.t / 3600, 2), round(s.f / 3600, 2), round(s.c / 3600, 2),
+           acmetrace_internal.pct(s.f, s.t), acmetrace_internal.pct(s.c, s.t),
+           (s.week::timestamp AT TIME ZONE s.zone) < span.first_submit
+             OR ((s.week + 7)::timestamp AT TIME ZONE s.zone) > span.last_submit
+      FROM (SELECT j.cluster, c.time_zone AS zone,
                    date_trunc('week', j.end_time AT TIME ZONE c.time_zone)::date AS week,
                    count(*) AS n,
                    coalesce(sum(j.duration * j.gpu_num), 0) AS t,
@@ -20,19 +25,25 @@ AS $$
              WHERE acmetrace_internal.known_cluster(gpu_time_lost_weekly_scan.cluster)
                AND j.gpu_num > 0 AND j.end_time IS NOT NULL
                AND (gpu_time_lost_weekly_scan.cluster IS NULL OR j.cluster = gpu_time_lost_weekly_scan.cluster)
-             GROUP BY j.cluster, 2) s
+             GROUP BY j.cluster, c.time_zone, 3) s
+      JOIN (SELECT a.cluster, min(a.submit_time) AS first_submit, max(a.submit_time) AS last_submit
+              FROM acmetrace.jobs a
+             WHERE gpu_time_lost_weekly_scan.cluster IS NULL OR a.cluster = gpu_time_lost_weekly_scan.cluster
+             GROUP BY a.cluster) span ON span.cluster = s.cluster
      ORDER BY s.cluster COLLATE "C", s.week
 $$;
 COMMENT ON FUNCTION acmetrace_internal.gpu_time_lost_weekly_scan(text) IS
   'The scan path of acmetrace.gpu_time_lost_weekly: reads acmetrace.jobs.';
 
 CREATE FUNCTION acmetrace_internal.gpu_time_lost_weekly_summary(cluster text)
-RETURNS TABLE (cluster text, week date, jobs bigint, gpu_time numeric, failed_gpu_time numeric,
-               cancelled_gpu_time numeric, failed_pct numeric, cancelled_pct numeric)
+RETURNS TABLE (cluster text, week date, jobs bigint, gpu_h numeric, failed_gpu_h numeric,
+               cancelled_gpu_h numeric, failed_gpu_h_pct numeric, cancelled_gpu_h_pct numeric, partial boolean)
 LANGUAGE sql STABLE PARALLEL SAFE
 AS $$
-    SELECT s.cluster, s.week, s.n, s.t, s.f, s.c,
-           acmetrace_internal.pct(s.f, s.t), acmetrace_internal.pct(s.c, s.t)
+    SELECT s.cluster, s.week, s.n, round(s.t / 3600, 2), round(s.f / 3600, 2), round(s.c / 3600, 2),
+           acmetrace_internal.pct(s.f, s.t), acmetrace_internal.pct(s.c, s.t),
+           (s.week::timestamp AT TIME ZONE c.time_zone) < span.first_submit
+             OR ((s.week + 7)::timestamp AT TIME ZONE c.time_zone) > span.last_submit
       FROM (SELECT r.cluster, r.end_week AS week, sum(r.jobs)::bigint AS n,
                    coalesce(sum(r.gpu_time), 0) AS t,
                    coalesce(sum(r.gpu_time) FILTER (WHERE r.final_state = 'FAILED'), 0) AS f,
@@ -42,12 +53,15 @@ AS $$
                AND r.gpu_num > 0 AND r.end_week IS NOT NULL
                AND (gpu_time_lost_weekly_summary.cluster IS NULL OR r.cluster = gpu_time_lost_weekly_summary.cluster)
              GROUP BY r.cluster, r.end_week) s
+      JOIN acmetrace.clusters c ON c.cluster = s.cluster
+      JOIN (SELECT g.cluster, min(g.first_submit) AS first_submit, max(g.last_submit) AS last_submit
+              FROM acmetrace.summary_groups g GROUP BY g.cluster) span ON span.cluster = s.cluster
      ORDER BY s.cluster COLLATE "C", s.week
 $$;
 
 CREATE FUNCTION acmetrace_internal.gpu_time_lost_weekly_run(a1 text)
-RETURNS TABLE (cluster text, week date, jobs bigint, gpu_time numeric, failed_gpu_time numeric,
-               cancelled_gpu_time numeric, failed_pct numeric, cancelled_pct numeric)
+RETURNS TABLE (cluster text, week date, jobs bigint, gpu_h numeric, failed_gpu_h numeric,
+               cancelled_gpu_h numeric, failed_gpu_h_pct numeric, cancelled_gpu_h_pct numeric, partial boolean)
 LANGUAGE plpgsql STABLE PARALLEL SAFE
 AS $$
 BEGIN
@@ -62,12 +76,12 @@ COMMENT ON FUNCTION acmetrace_internal.gpu_time_lost_weekly_run(text) IS
   'acmetrace.gpu_time_lost_weekly: from the summaries when they can answer, else the scan.';
 
 CREATE FUNCTION acmetrace.gpu_time_lost_weekly(cluster text DEFAULT NULL)
-RETURNS TABLE (cluster text, week date, jobs bigint, gpu_time numeric, failed_gpu_time numeric,
-               cancelled_gpu_time numeric, failed_pct numeric, cancelled_pct numeric)
+RETURNS TABLE (cluster text, week date, jobs bigint, gpu_h numeric, failed_gpu_h numeric,
+               cancelled_gpu_h numeric, failed_gpu_h_pct numeric, cancelled_gpu_h_pct numeric, partial boolean)
 LANGUAGE sql STABLE PARALLEL SAFE
 AS 'SELECT * FROM acmetrace_internal.gpu_time_lost_weekly_run($1)';
 COMMENT ON FUNCTION acmetrace.gpu_time_lost_weekly(text) IS
-  'Per cluster and week (Monday, in the cluster''s time zone) in which GPU jobs ended: jobs, GPU time (duration x gpu_num) of all, failed and cancelled jobs, and the two percents. Jobs without end_time are left out.';
+  'Per cluster and week (Monday, in the cluster''s time zone) in which GPU jobs ended: jobs, GPU-hours (duration x gpu_num / 3600, 2 decimals) of all, failed and cancelled jobs, the failed and cancelled GPU-hours as percents of all (2 decimals), and partial: the week is not wholly within the cluster''s first to last submission. Jobs without end_time are left out.';
 
 CREATE VIEW acmetrace.v_gpu_time_lost_weekly WITH (security_invoker = true) AS
     SELECT * FROM acmetrace.gpu_time_lost_weekly(NULL);

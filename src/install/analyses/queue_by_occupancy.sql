@@ -42,7 +42,7 @@ BEGIN
         SELECT coalesce(capacity, c.gpu_capacity, nullif(acmetrace.peak(occ), 0), 1) INTO cap
           FROM acmetrace.clusters c WHERE c.cluster = cl;
         RETURN QUERY
-        SELECT cl, s.type, s.b,
+        SELECT cl, CASE WHEN grouping(s.type) = 0 THEN s.type ELSE 'all' END, s.b,
                round((cap::double precision * (s.b - 1) / nbins)::numeric, 1),
                CASE WHEN s.b <= nbins THEN round((cap::double precision * s.b / nbins)::numeric, 1) END,
                count(*),
@@ -58,8 +58,8 @@ BEGIN
                  WHERE j.cluster = cl
                    AND (j.gpu_num > 0 OR coalesce(all_jobs, false))
                    AND j.wait_s >= 0) s
-         GROUP BY s.type, s.b
-         ORDER BY s.type COLLATE "C", s.b;
+         GROUP BY GROUPING SETS ((s.b), (s.type, s.b))
+         ORDER BY grouping(s.type) DESC, s.type COLLATE "C", s.b;
     END LOOP;
 END
 $$;
@@ -71,6 +71,21 @@ RETURNS TABLE (cluster text, type text, bin integer, gpus_from numeric, gpus_to 
                mean_queue_s numeric, median_queue_s numeric, p90_queue_s numeric)
 LANGUAGE sql STABLE PARALLEL SAFE
 AS $$
+    -- the all-types line: each bin's value counts merged over the types
+    WITH w AS (
+        SELECT v.cluster, v.type, 0 AS total, v.occupancy_bin, v.vals, v.counts
+          FROM acmetrace.summary_values v
+         WHERE acmetrace_internal.known_cluster(queue_by_occupancy_summary.cluster)
+           AND v.measure = 'wait_by_occupancy'
+           AND (queue_by_occupancy_summary.cluster IS NULL OR v.cluster = queue_by_occupancy_summary.cluster)
+        UNION ALL
+        SELECT m.cluster, 'all', 1, m.occupancy_bin, array_agg(m.val ORDER BY m.val), array_agg(m.n ORDER BY m.val)
+          FROM (SELECT v.cluster, v.occupancy_bin, u.val, sum(u.n)::bigint AS n
+                  FROM acmetrace.summary_values v, unnest(v.vals, v.counts) u(val, n)
+                 WHERE v.measure = 'wait_by_occupancy'
+                   AND (queue_by_occupancy_summary.cluster IS NULL OR v.cluster = queue_by_occupancy_summary.cluster)
+                 GROUP BY v.cluster, v.occupancy_bin, u.val) m
+         GROUP BY m.cluster, m.occupancy_bin)
     SELECT v.cluster, v.type, v.occupancy_bin,
            round((c.occupancy_capacity::double precision * (v.occupancy_bin - 1) / 10)::numeric, 1),
            CASE WHEN v.occupancy_bin <= 10 THEN round((c.occupancy_capacity::double precision * v.occupancy_bin / 10)::numeric, 1) END,
@@ -78,16 +93,13 @@ AS $$
            acmetrace_internal.sig3(t.s / t.n),
            acmetrace_internal.sig3(t.p[1]),
            acmetrace_internal.sig3(t.p[2])
-      FROM acmetrace.summary_values v
+      FROM w v
       JOIN acmetrace.summary_clusters c ON c.cluster = v.cluster
      CROSS JOIN LATERAL (SELECT (acmetrace_internal.vc_counts_at(v.vals, v.counts, '{Infinity}', false))[1] AS n,
                                 acmetrace_internal.vc_percentiles(v.vals, v.counts, '{0.5,0.9}') AS p,
                                 acmetrace_internal.vc_sum(v.vals, v.counts) AS s
                           OFFSET 0) t  -- each function once per row
-     WHERE acmetrace_internal.known_cluster(queue_by_occupancy_summary.cluster)
-       AND v.measure = 'wait_by_occupancy'
-       AND (queue_by_occupancy_summary.cluster IS NULL OR v.cluster = queue_by_occupancy_summary.cluster)
-     ORDER BY v.cluster COLLATE "C", v.type COLLATE "C", v.occupancy_bin
+     ORDER BY v.cluster COLLATE "C", v.total DESC, v.type COLLATE "C", v.occupancy_bin
 $$;
 
 CREATE FUNCTION acmetrace_internal.queue_by_occupancy_run(a1 text, a2 integer, a3 text, a4 bigint, a5 boolean)
@@ -114,7 +126,7 @@ RETURNS TABLE (cluster text, type text, bin integer, gpus_from numeric, gpus_to 
 LANGUAGE sql STABLE PARALLEL SAFE
 AS 'SELECT * FROM acmetrace_internal.queue_by_occupancy_run($1, $2, $3, $4, $5)';
 COMMENT ON FUNCTION acmetrace.queue_by_occupancy(text, integer, text, bigint, boolean) IS
-  'Queueing delay (start - submit, seconds, 3 significant digits) of GPU jobs (all_jobs: every job) by cluster, job type and bin of GPUs allocated when the job was submitted (or started): width_bucket(gpus_at, 0, capacity, nbins); bin nbins+1 is at or over capacity. capacity defaults to the cluster''s, else the observed peak.';
+  'Queueing delay (start - submit, seconds, 3 significant digits) of GPU jobs (all_jobs: every job) by cluster, job type (first type ''all'': every type; NULL: jobs without a type) and bin of GPUs allocated when the job was submitted (or started): width_bucket(gpus_at, 0, capacity, nbins); bin nbins+1 is at or over capacity. capacity defaults to the cluster''s, else the observed peak.';
 
 CREATE VIEW acmetrace.v_queue_by_occupancy WITH (security_invoker = true) AS
     SELECT * FROM acmetrace.queue_by_occupancy(NULL);

@@ -3,11 +3,11 @@
 CREATE FUNCTION acmetrace_internal.queue_cdf_scan(cluster text DEFAULT NULL,
                                     thresholds double precision[] DEFAULT '{0}' || acmetrace.powers_of_two(0, 21),
                                     all_jobs boolean DEFAULT false)
-RETURNS TABLE (cluster text, type text, x double precision, jobs bigint, cdf_pct numeric)
+RETURNS TABLE (cluster text, type text, queue_s double precision, jobs bigint, cdf_pct numeric)
 LANGUAGE sql STABLE PARALLEL SAFE
 AS $$
     SELECT g.cluster, g.type, u.x, g.n, round(u.p::numeric, 2)
-      FROM (SELECT j.cluster, CASE WHEN grouping(j.type) = 0 THEN j.type END AS type,
+      FROM (SELECT j.cluster, CASE WHEN grouping(j.type) = 0 THEN j.type ELSE 'all' END AS type, grouping(j.type) AS total,
                    count(*) AS n, acmetrace.cdf_at(j.wait_s, thresholds) AS cdf
               FROM acmetrace.jobs j
              WHERE acmetrace_internal.known_cluster(queue_cdf_scan.cluster)
@@ -17,13 +17,13 @@ AS $$
             HAVING grouping(j.type) = 1 OR j.type IS NOT NULL) g,
            unnest(thresholds, g.cdf) u(x, p)
      WHERE g.cdf IS NOT NULL
-     ORDER BY g.cluster COLLATE "C", g.type COLLATE "C" NULLS FIRST, u.x
+     ORDER BY g.cluster COLLATE "C", g.total DESC, g.type COLLATE "C", u.x
 $$;
 COMMENT ON FUNCTION acmetrace_internal.queue_cdf_scan(text, double precision[], boolean) IS
   'The scan path of acmetrace.queue_cdf: reads acmetrace.jobs.';
 
 CREATE FUNCTION acmetrace_internal.queue_cdf_summary(cluster text, thresholds double precision[])
-RETURNS TABLE (cluster text, type text, x double precision, jobs bigint, cdf_pct numeric)
+RETURNS TABLE (cluster text, type text, queue_s double precision, jobs bigint, cdf_pct numeric)
 LANGUAGE sql STABLE PARALLEL SAFE
 AS $$
     WITH r AS (
@@ -33,20 +33,21 @@ AS $$
            AND v.measure = 'wait'
            AND (queue_cdf_summary.cluster IS NULL OR v.cluster = queue_cdf_summary.cluster)),
     g AS (
-        SELECT r.cluster, CASE WHEN grouping(r.type) = 0 THEN r.type END AS type, u.k, sum(u.c)::bigint AS c
+        SELECT r.cluster, CASE WHEN grouping(r.type) = 0 THEN r.type ELSE 'all' END AS type, grouping(r.type) AS total,
+               u.k, sum(u.c)::bigint AS c
           FROM r, unnest(r.a) WITH ORDINALITY u(c, k)
          GROUP BY GROUPING SETS ((r.cluster, u.k), (r.cluster, r.type, u.k))
         HAVING grouping(r.type) = 1 OR r.type IS NOT NULL),
     l AS (
-        SELECT g.cluster, g.type, array_agg(g.c ORDER BY g.k) AS a FROM g GROUP BY g.cluster, g.type)
+        SELECT g.cluster, g.type, g.total, array_agg(g.c ORDER BY g.k) AS a FROM g GROUP BY g.cluster, g.type, g.total)
     SELECT l.cluster, l.type, u.x, l.a[cardinality(l.a)], round(((u.c::float8 / l.a[cardinality(l.a)]::float8) * 100)::numeric, 2)
       FROM l, unnest(thresholds, l.a) u(x, c)
      WHERE u.x IS NOT NULL
-     ORDER BY l.cluster COLLATE "C", l.type COLLATE "C" NULLS FIRST, u.x
+     ORDER BY l.cluster COLLATE "C", l.total DESC, l.type COLLATE "C", u.x
 $$;
 
 CREATE FUNCTION acmetrace_internal.queue_cdf_run(a1 text, a2 double precision[], a3 boolean)
-RETURNS TABLE (cluster text, type text, x double precision, jobs bigint, cdf_pct numeric)
+RETURNS TABLE (cluster text, type text, queue_s double precision, jobs bigint, cdf_pct numeric)
 LANGUAGE plpgsql STABLE PARALLEL SAFE
 AS $$
 BEGIN
@@ -63,11 +64,11 @@ COMMENT ON FUNCTION acmetrace_internal.queue_cdf_run(text, double precision[], b
 CREATE FUNCTION acmetrace.queue_cdf(cluster text DEFAULT NULL,
                                     thresholds double precision[] DEFAULT '{0}' || acmetrace.powers_of_two(0, 21),
                                     all_jobs boolean DEFAULT false)
-RETURNS TABLE (cluster text, type text, x double precision, jobs bigint, cdf_pct numeric)
+RETURNS TABLE (cluster text, type text, queue_s double precision, jobs bigint, cdf_pct numeric)
 LANGUAGE sql STABLE PARALLEL SAFE
 AS 'SELECT * FROM acmetrace_internal.queue_cdf_run($1, $2, $3)';
 COMMENT ON FUNCTION acmetrace.queue_cdf(text, double precision[], boolean) IS
-  'CDF (percent, 2 decimals) of the queueing delay (start - submit) of GPU jobs (all_jobs: every job) at each threshold (default 0, then 1, 2, 4, ... 2^21 s), per cluster (type NULL) and per job type, with the number of jobs of each line: the jobs queue_percentiles counts.';
+  'CDF (percent, 2 decimals) of the queueing delay (start - submit) of GPU jobs (all_jobs: every job) at each threshold (default 0, then 1, 2, 4, ... 2^21 s), per cluster (type ''all'') and per job type (NULL: jobs without a type), with the number of jobs of each line: the jobs queue_percentiles counts; queue_s is the threshold in seconds.';
 
 CREATE VIEW acmetrace.v_queue_cdf WITH (security_invoker = true) AS
     SELECT * FROM acmetrace.queue_cdf(NULL);

@@ -1,5 +1,5 @@
--- acmetrace.queue_percentiles and the view v_queue_delay: queueing delay
--- percentiles within 0.5%.
+-- acmetrace.queue_percentiles, acmetrace.queue_sketch and the view
+-- v_queue_percentiles: queueing delay percentiles within 0.5%.
 
 -- Queueing delay percentiles: plain SQL over delay_sketch_agg, so the
 -- executor brings parallel workers, partitions, foreign tables and
@@ -7,14 +7,14 @@
 CREATE FUNCTION acmetrace_internal.queue_percentiles_scan(cluster text DEFAULT NULL,
                                             fractions double precision[] DEFAULT '{0.5,0.9,0.99}',
                                             all_jobs boolean DEFAULT false)
-RETURNS TABLE (cluster text, type text, jobs bigint, percentiles numeric[], sketch acmetrace.delay_sketch)
+RETURNS TABLE (cluster text, type text, jobs bigint, percentiles_s numeric[], sketch acmetrace.delay_sketch)
 LANGUAGE sql STABLE PARALLEL SAFE
 AS $$
     SELECT s.cluster, s.type, acmetrace.count(s.sk),
            ARRAY(SELECT acmetrace_internal.sig3(p.v)
                    FROM unnest(acmetrace.percentiles(s.sk, fractions)) WITH ORDINALITY p(v, k) ORDER BY p.k),
            s.sk
-      FROM (SELECT j.cluster, CASE WHEN grouping(j.type) = 0 THEN j.type END AS type,
+      FROM (SELECT j.cluster, CASE WHEN grouping(j.type) = 0 THEN j.type ELSE 'all' END AS type, grouping(j.type) AS total,
                    acmetrace.delay_sketch_agg(j.wait_s) AS sk
               FROM acmetrace.jobs j
              WHERE acmetrace_internal.known_cluster(queue_percentiles_scan.cluster)
@@ -23,20 +23,20 @@ AS $$
                AND (queue_percentiles_scan.cluster IS NULL OR j.cluster = queue_percentiles_scan.cluster)
              GROUP BY GROUPING SETS ((j.cluster), (j.cluster, j.type))
             HAVING grouping(j.type) = 1 OR j.type IS NOT NULL) s
-     ORDER BY s.cluster COLLATE "C", s.type COLLATE "C" NULLS FIRST
+     ORDER BY s.cluster COLLATE "C", s.total DESC, s.type COLLATE "C"
 $$;
 COMMENT ON FUNCTION acmetrace_internal.queue_percentiles_scan(text, double precision[], boolean) IS
   'The scan path of acmetrace.queue_percentiles: reads acmetrace.jobs.';
 
 CREATE FUNCTION acmetrace_internal.queue_percentiles_summary(cluster text, fractions double precision[])
-RETURNS TABLE (cluster text, type text, jobs bigint, percentiles numeric[], sketch acmetrace.delay_sketch)
+RETURNS TABLE (cluster text, type text, jobs bigint, percentiles_s numeric[], sketch acmetrace.delay_sketch)
 LANGUAGE sql STABLE PARALLEL SAFE
 AS $$
     SELECT s.cluster, s.type, acmetrace.count(s.sk),
            ARRAY(SELECT acmetrace_internal.sig3(p.v)
                    FROM unnest(acmetrace.percentiles(s.sk, fractions)) WITH ORDINALITY p(v, k) ORDER BY p.k),
            s.sk
-      FROM (SELECT v.cluster, CASE WHEN grouping(v.type) = 0 THEN v.type END AS type,
+      FROM (SELECT v.cluster, CASE WHEN grouping(v.type) = 0 THEN v.type ELSE 'all' END AS type, grouping(v.type) AS total,
                    acmetrace.rollup(acmetrace_internal.vc_sketch(v.vals, v.counts)) AS sk
               FROM acmetrace.summary_values v
              WHERE acmetrace_internal.known_cluster(queue_percentiles_summary.cluster)
@@ -45,11 +45,11 @@ AS $$
                AND (queue_percentiles_summary.cluster IS NULL OR v.cluster = queue_percentiles_summary.cluster)
              GROUP BY GROUPING SETS ((v.cluster), (v.cluster, v.type))
             HAVING grouping(v.type) = 1 OR v.type IS NOT NULL) s
-     ORDER BY s.cluster COLLATE "C", s.type COLLATE "C" NULLS FIRST
+     ORDER BY s.cluster COLLATE "C", s.total DESC, s.type COLLATE "C"
 $$;
 
 CREATE FUNCTION acmetrace_internal.queue_percentiles_run(a1 text, a2 double precision[], a3 boolean)
-RETURNS TABLE (cluster text, type text, jobs bigint, percentiles numeric[], sketch acmetrace.delay_sketch)
+RETURNS TABLE (cluster text, type text, jobs bigint, percentiles_s numeric[], sketch acmetrace.delay_sketch)
 LANGUAGE plpgsql STABLE PARALLEL SAFE
 AS $$
 BEGIN
@@ -66,17 +66,31 @@ COMMENT ON FUNCTION acmetrace_internal.queue_percentiles_run(text, double precis
 CREATE FUNCTION acmetrace.queue_percentiles(cluster text DEFAULT NULL,
                                             fractions double precision[] DEFAULT '{0.5,0.9,0.99}',
                                             all_jobs boolean DEFAULT false)
-RETURNS TABLE (cluster text, type text, jobs bigint, percentiles numeric[], sketch acmetrace.delay_sketch)
+RETURNS TABLE (cluster text, type text, jobs bigint, percentiles_s numeric[])
 LANGUAGE sql STABLE PARALLEL SAFE
-AS 'SELECT * FROM acmetrace_internal.queue_percentiles_run($1, $2, $3)';
+AS 'SELECT r.cluster, r.type, r.jobs, r.percentiles_s FROM acmetrace_internal.queue_percentiles_run($1, $2, $3) r';
 COMMENT ON FUNCTION acmetrace.queue_percentiles(text, double precision[], boolean) IS
-  'Queueing delay (start_time - submit_time, seconds, 3 significant digits) percentiles of GPU jobs (all_jobs: every job) per cluster, for all types (type NULL) and per type, within 0.5%; jobs that never started or started before their submit time are left out. The sketch column rolls up: acmetrace.rollup(sketch) merges clusters.';
+  'Queueing delay (start_time - submit_time, seconds, 3 significant digits) percentiles of GPU jobs (all_jobs: every job) per cluster, for all types (type ''all'') and per type (NULL: jobs without a type), within 0.5%: percentiles_s[k] is the fractions[k] percentile. Jobs that never started or started before their submit time are left out. acmetrace.queue_sketch returns the sketch behind a row, to roll up or query further.';
 
-CREATE VIEW acmetrace.v_queue_delay WITH (security_invoker = true) AS
+-- The sketch behind one row of queue_percentiles, for acmetrace.rollup and
+-- the sketch accessors; kept out of queue_percentiles' rows, where its
+-- serialized form would flood psql and BI tools.
+CREATE FUNCTION acmetrace.queue_sketch(cluster text DEFAULT NULL, type text DEFAULT 'all', all_jobs boolean DEFAULT false)
+RETURNS acmetrace.delay_sketch
+LANGUAGE sql STABLE PARALLEL SAFE
+AS $$
+    SELECT acmetrace.rollup(r.sketch)
+      FROM acmetrace_internal.queue_percentiles_run(queue_sketch.cluster, '{0.5}', queue_sketch.all_jobs) r
+     WHERE r.type IS NOT DISTINCT FROM queue_sketch.type
+$$;
+COMMENT ON FUNCTION acmetrace.queue_sketch(text, text, boolean) IS
+  'The delay_sketch of the queueing delays (start - submit, seconds) of the GPU jobs (all_jobs: every job) of a cluster (NULL: every cluster, merged) and type (default ''all'': every type; NULL: the jobs without a type) that queue_percentiles counts; NULL when there are none. acmetrace.percentiles, mean, max and rollup read it.';
+
+CREATE VIEW acmetrace.v_queue_percentiles WITH (security_invoker = true) AS
     SELECT q.cluster, q.type, q.jobs,
-           q.percentiles[1] AS p50_s, q.percentiles[2] AS p90_s, q.percentiles[3] AS p99_s,
+           q.percentiles_s[1] AS p50_s, q.percentiles_s[2] AS p90_s, q.percentiles_s[3] AS p99_s,
            acmetrace_internal.sig3(acmetrace.mean(q.sketch)) AS mean_s,
            acmetrace_internal.sig3(acmetrace.max(q.sketch)) AS max_s
-      FROM acmetrace.queue_percentiles(NULL) q;
-COMMENT ON VIEW acmetrace.v_queue_delay IS
-  'Queueing delay (start - submit) of GPU jobs per cluster, for all types (type NULL) and per type: p50/p90/p99 within 0.5%, mean and max, seconds with 3 significant digits (acmetrace.queue_percentiles).';
+      FROM acmetrace_internal.queue_percentiles_run(NULL, '{0.5,0.9,0.99}', false) q;
+COMMENT ON VIEW acmetrace.v_queue_percentiles IS
+  'Queueing delay (start - submit) of GPU jobs per cluster, for all types (type ''all'') and per type: p50/p90/p99 within 0.5%, mean and max, seconds with 3 significant digits (acmetrace.queue_percentiles).';

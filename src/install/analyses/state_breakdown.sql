@@ -3,12 +3,12 @@
 
 CREATE FUNCTION acmetrace_internal.state_breakdown_scan(cluster text DEFAULT NULL)
 RETURNS TABLE (cluster text, final_state text, jobs bigint, job_pct numeric,
-               gpu_time numeric, gpu_time_pct numeric)
+               gpu_h numeric, gpu_h_pct numeric)
 LANGUAGE sql STABLE PARALLEL SAFE
 AS $$
     SELECT s.cluster, s.final_state, s.n,
            acmetrace_internal.pct(s.n, sum(s.n) OVER w),
-           s.t,
+           round(s.t / 3600, 2),
            acmetrace_internal.pct(s.t, sum(s.t) OVER w)
       FROM (SELECT j.cluster, j.final_state, count(*) AS n,
                    sum(coalesce(j.gpu_time, j.duration * j.gpu_num)) AS t
@@ -27,12 +27,12 @@ COMMENT ON FUNCTION acmetrace_internal.state_breakdown_scan(text) IS
 
 CREATE FUNCTION acmetrace_internal.state_breakdown_summary(cluster text)
 RETURNS TABLE (cluster text, final_state text, jobs bigint, job_pct numeric,
-               gpu_time numeric, gpu_time_pct numeric)
+               gpu_h numeric, gpu_h_pct numeric)
 LANGUAGE sql STABLE PARALLEL SAFE
 AS $$
     SELECT s.cluster, s.final_state, s.n,
            acmetrace_internal.pct(s.n, sum(s.n) OVER w),
-           s.t,
+           round(s.t / 3600, 2),
            acmetrace_internal.pct(s.t, sum(s.t) OVER w)
       FROM (SELECT r.cluster, r.final_state, sum(r.jobs)::bigint AS n, sum(r.gpu_time_published) AS t
               FROM acmetrace.summary_groups r
@@ -48,7 +48,7 @@ $$;
 
 CREATE FUNCTION acmetrace_internal.state_breakdown_run(a1 text)
 RETURNS TABLE (cluster text, final_state text, jobs bigint, job_pct numeric,
-               gpu_time numeric, gpu_time_pct numeric)
+               gpu_h numeric, gpu_h_pct numeric)
 LANGUAGE plpgsql STABLE PARALLEL SAFE
 AS $$
 BEGIN
@@ -64,13 +64,13 @@ COMMENT ON FUNCTION acmetrace_internal.state_breakdown_run(text) IS
 
 CREATE FUNCTION acmetrace.state_breakdown(cluster text DEFAULT NULL)
 RETURNS TABLE (cluster text, final_state text, jobs bigint, job_pct numeric,
-               gpu_time numeric, gpu_time_pct numeric)
+               gpu_h numeric, gpu_h_pct numeric)
 LANGUAGE sql STABLE PARALLEL SAFE
 AS 'SELECT * FROM acmetrace_internal.state_breakdown_run($1)';
 COMMENT ON FUNCTION acmetrace.state_breakdown(text) IS
-  'Per cluster and final state, GPU jobs (gpu_num > 0): count and percent of jobs, GPU time (published gpu_time, else duration * gpu_num) and percent of GPU time. TIMEOUT and NODE_FAIL count as FAILED.';
+  'Per cluster and final state, GPU jobs (gpu_num > 0): count and percent of jobs, GPU-hours (published gpu_time, else duration * gpu_num, / 3600, 2 decimals) and percent of GPU time. TIMEOUT and NODE_FAIL count as FAILED.';
 
-CREATE VIEW acmetrace.v_final_states WITH (security_invoker = true) AS
+CREATE VIEW acmetrace.v_state_breakdown WITH (security_invoker = true) AS
     SELECT * FROM acmetrace.state_breakdown(NULL);
-COMMENT ON VIEW acmetrace.v_final_states IS
+COMMENT ON VIEW acmetrace.v_state_breakdown IS
   'Final state of GPU jobs per cluster by job count and GPU time (acmetrace.state_breakdown).';

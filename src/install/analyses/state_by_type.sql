@@ -3,21 +3,22 @@
 -- Final states per cluster and job type (GPU jobs).
 CREATE FUNCTION acmetrace_internal.state_by_type_scan(cluster text DEFAULT NULL)
 RETURNS TABLE (cluster text, type text, final_state text, jobs bigint, job_pct numeric,
-               gpu_time numeric, gpu_time_pct numeric)
+               gpu_h numeric, gpu_h_pct numeric)
 LANGUAGE sql STABLE PARALLEL SAFE
 AS $$
     SELECT s.cluster, s.type, s.final_state, s.n,
            acmetrace_internal.pct(s.n, sum(s.n) OVER w),
-           s.t,
+           round(s.t / 3600, 2),
            acmetrace_internal.pct(s.t, sum(s.t) OVER w)
-      FROM (SELECT j.cluster, j.type, j.final_state, count(*) AS n,
+      FROM (SELECT j.cluster, CASE WHEN grouping(j.type) = 0 THEN j.type ELSE 'all' END AS type,
+                   grouping(j.type) AS total, j.final_state, count(*) AS n,
                    coalesce(sum(j.duration * j.gpu_num), 0) AS t
               FROM acmetrace.jobs j
              WHERE acmetrace_internal.known_cluster(state_by_type_scan.cluster)
                AND j.gpu_num > 0 AND (state_by_type_scan.cluster IS NULL OR j.cluster = state_by_type_scan.cluster)
-             GROUP BY j.cluster, j.type, j.final_state) s
-    WINDOW w AS (PARTITION BY s.cluster, s.type)
-     ORDER BY s.cluster COLLATE "C", s.type COLLATE "C",
+             GROUP BY GROUPING SETS ((j.cluster, j.final_state), (j.cluster, j.type, j.final_state))) s
+    WINDOW w AS (PARTITION BY s.cluster, s.total, s.type)
+     ORDER BY s.cluster COLLATE "C", s.total DESC, s.type COLLATE "C",
               array_position(ARRAY['COMPLETED', 'CANCELLED', 'FAILED'], s.final_state),
               s.final_state COLLATE "C"
 $$;
@@ -26,27 +27,28 @@ COMMENT ON FUNCTION acmetrace_internal.state_by_type_scan(text) IS
 
 CREATE FUNCTION acmetrace_internal.state_by_type_summary(cluster text)
 RETURNS TABLE (cluster text, type text, final_state text, jobs bigint, job_pct numeric,
-               gpu_time numeric, gpu_time_pct numeric)
+               gpu_h numeric, gpu_h_pct numeric)
 LANGUAGE sql STABLE PARALLEL SAFE
 AS $$
     SELECT s.cluster, s.type, s.final_state, s.n,
            acmetrace_internal.pct(s.n, sum(s.n) OVER w),
-           s.t,
+           round(s.t / 3600, 2),
            acmetrace_internal.pct(s.t, sum(s.t) OVER w)
-      FROM (SELECT r.cluster, r.type, r.final_state, sum(r.jobs)::bigint AS n, coalesce(sum(r.gpu_time), 0) AS t
+      FROM (SELECT r.cluster, CASE WHEN grouping(r.type) = 0 THEN r.type ELSE 'all' END AS type,
+                   grouping(r.type) AS total, r.final_state, sum(r.jobs)::bigint AS n, coalesce(sum(r.gpu_time), 0) AS t
               FROM acmetrace.summary_groups r
              WHERE acmetrace_internal.known_cluster(state_by_type_summary.cluster)
                AND r.gpu_num > 0 AND (state_by_type_summary.cluster IS NULL OR r.cluster = state_by_type_summary.cluster)
-             GROUP BY r.cluster, r.type, r.final_state) s
-    WINDOW w AS (PARTITION BY s.cluster, s.type)
-     ORDER BY s.cluster COLLATE "C", s.type COLLATE "C",
+             GROUP BY GROUPING SETS ((r.cluster, r.final_state), (r.cluster, r.type, r.final_state))) s
+    WINDOW w AS (PARTITION BY s.cluster, s.total, s.type)
+     ORDER BY s.cluster COLLATE "C", s.total DESC, s.type COLLATE "C",
               array_position(ARRAY['COMPLETED', 'CANCELLED', 'FAILED'], s.final_state),
               s.final_state COLLATE "C"
 $$;
 
 CREATE FUNCTION acmetrace_internal.state_by_type_run(a1 text)
 RETURNS TABLE (cluster text, type text, final_state text, jobs bigint, job_pct numeric,
-               gpu_time numeric, gpu_time_pct numeric)
+               gpu_h numeric, gpu_h_pct numeric)
 LANGUAGE plpgsql STABLE PARALLEL SAFE
 AS $$
 BEGIN
@@ -62,13 +64,13 @@ COMMENT ON FUNCTION acmetrace_internal.state_by_type_run(text) IS
 
 CREATE FUNCTION acmetrace.state_by_type(cluster text DEFAULT NULL)
 RETURNS TABLE (cluster text, type text, final_state text, jobs bigint, job_pct numeric,
-               gpu_time numeric, gpu_time_pct numeric)
+               gpu_h numeric, gpu_h_pct numeric)
 LANGUAGE sql STABLE PARALLEL SAFE
 AS 'SELECT * FROM acmetrace_internal.state_by_type_run($1)';
 COMMENT ON FUNCTION acmetrace.state_by_type(text) IS
-  'Final state of GPU jobs per cluster and job type: jobs and their percent of the type''s jobs, GPU time (duration x gpu_num) and its percent of the type''s. TIMEOUT and NODE_FAIL count as FAILED; type NULL for traces without types.';
+  'Final state of GPU jobs per cluster and job type: jobs and their percent of the type''s jobs, GPU-hours (duration x gpu_num / 3600) and their percent of the type''s. GPU time in GPU-hours (2 decimals). TIMEOUT and NODE_FAIL count as FAILED; type ''all'' is every type together, NULL the jobs without a type.';
 
-CREATE VIEW acmetrace.v_final_states_by_type WITH (security_invoker = true) AS
+CREATE VIEW acmetrace.v_state_by_type WITH (security_invoker = true) AS
     SELECT * FROM acmetrace.state_by_type(NULL);
-COMMENT ON VIEW acmetrace.v_final_states_by_type IS
+COMMENT ON VIEW acmetrace.v_state_by_type IS
   'Final state of GPU jobs per cluster and job type by job count and GPU time (acmetrace.state_by_type).';

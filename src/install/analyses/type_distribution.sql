@@ -2,46 +2,48 @@
 
 CREATE FUNCTION acmetrace_internal.type_distribution_scan(cluster text DEFAULT NULL)
 RETURNS TABLE (cluster text, type text, jobs bigint, job_pct numeric,
-               gpu_time numeric, gpu_time_pct numeric)
+               gpu_h numeric, gpu_h_pct numeric)
 LANGUAGE sql STABLE PARALLEL SAFE
 AS $$
     SELECT s.cluster, s.type, s.n,
-           acmetrace_internal.pct(s.n, sum(s.n) OVER w),
-           s.t,
-           acmetrace_internal.pct(s.t, sum(s.t) OVER w)
-      FROM (SELECT j.cluster, j.type, count(*) AS n,
+           acmetrace_internal.pct(s.n, max(s.n) FILTER (WHERE s.total = 1) OVER w),
+           round(s.t / 3600, 2),
+           acmetrace_internal.pct(s.t, max(s.t) FILTER (WHERE s.total = 1) OVER w)
+      FROM (SELECT j.cluster, CASE WHEN grouping(j.type) = 0 THEN j.type ELSE 'all' END AS type,
+                   grouping(j.type) AS total, count(*) AS n,
                    coalesce(sum(j.duration * j.gpu_num), 0) AS t
               FROM acmetrace.jobs j
              WHERE acmetrace_internal.known_cluster(type_distribution_scan.cluster)
                AND j.gpu_num > 0 AND (type_distribution_scan.cluster IS NULL OR j.cluster = type_distribution_scan.cluster)
-             GROUP BY j.cluster, j.type) s
+             GROUP BY GROUPING SETS ((j.cluster), (j.cluster, j.type))) s
     WINDOW w AS (PARTITION BY s.cluster)
-     ORDER BY s.cluster COLLATE "C", s.n DESC, s.type COLLATE "C"
+     ORDER BY s.cluster COLLATE "C", s.total DESC, s.n DESC, s.type COLLATE "C"
 $$;
 COMMENT ON FUNCTION acmetrace_internal.type_distribution_scan(text) IS
   'The scan path of acmetrace.type_distribution: reads acmetrace.jobs.';
 
 CREATE FUNCTION acmetrace_internal.type_distribution_summary(cluster text)
 RETURNS TABLE (cluster text, type text, jobs bigint, job_pct numeric,
-               gpu_time numeric, gpu_time_pct numeric)
+               gpu_h numeric, gpu_h_pct numeric)
 LANGUAGE sql STABLE PARALLEL SAFE
 AS $$
     SELECT s.cluster, s.type, s.n,
-           acmetrace_internal.pct(s.n, sum(s.n) OVER w),
-           s.t,
-           acmetrace_internal.pct(s.t, sum(s.t) OVER w)
-      FROM (SELECT r.cluster, r.type, sum(r.jobs)::bigint AS n, coalesce(sum(r.gpu_time), 0) AS t
+           acmetrace_internal.pct(s.n, max(s.n) FILTER (WHERE s.total = 1) OVER w),
+           round(s.t / 3600, 2),
+           acmetrace_internal.pct(s.t, max(s.t) FILTER (WHERE s.total = 1) OVER w)
+      FROM (SELECT r.cluster, CASE WHEN grouping(r.type) = 0 THEN r.type ELSE 'all' END AS type,
+                   grouping(r.type) AS total, sum(r.jobs)::bigint AS n, coalesce(sum(r.gpu_time), 0) AS t
               FROM acmetrace.summary_groups r
              WHERE acmetrace_internal.known_cluster(type_distribution_summary.cluster)
                AND r.gpu_num > 0 AND (type_distribution_summary.cluster IS NULL OR r.cluster = type_distribution_summary.cluster)
-             GROUP BY r.cluster, r.type) s
+             GROUP BY GROUPING SETS ((r.cluster), (r.cluster, r.type))) s
     WINDOW w AS (PARTITION BY s.cluster)
-     ORDER BY s.cluster COLLATE "C", s.n DESC, s.type COLLATE "C"
+     ORDER BY s.cluster COLLATE "C", s.total DESC, s.n DESC, s.type COLLATE "C"
 $$;
 
 CREATE FUNCTION acmetrace_internal.type_distribution_run(a1 text)
 RETURNS TABLE (cluster text, type text, jobs bigint, job_pct numeric,
-               gpu_time numeric, gpu_time_pct numeric)
+               gpu_h numeric, gpu_h_pct numeric)
 LANGUAGE plpgsql STABLE PARALLEL SAFE
 AS $$
 BEGIN
@@ -57,11 +59,11 @@ COMMENT ON FUNCTION acmetrace_internal.type_distribution_run(text) IS
 
 CREATE FUNCTION acmetrace.type_distribution(cluster text DEFAULT NULL)
 RETURNS TABLE (cluster text, type text, jobs bigint, job_pct numeric,
-               gpu_time numeric, gpu_time_pct numeric)
+               gpu_h numeric, gpu_h_pct numeric)
 LANGUAGE sql STABLE PARALLEL SAFE
 AS 'SELECT * FROM acmetrace_internal.type_distribution_run($1)';
 COMMENT ON FUNCTION acmetrace.type_distribution(text) IS
-  'Job types of GPU jobs per cluster: jobs and percent of the cluster''s GPU jobs, GPU time (duration x gpu_num) and percent of its GPU time. Most frequent type first.';
+  'Job types of GPU jobs per cluster: jobs and percent of the cluster''s GPU jobs, GPU-hours (duration x gpu_num / 3600, 2 decimals) and percent of its GPU time. First the row of type ''all'' (every GPU job, 100%), then the most frequent type first; type NULL: jobs without a type.';
 
 CREATE VIEW acmetrace.v_type_distribution WITH (security_invoker = true) AS
     SELECT * FROM acmetrace.type_distribution(NULL);

@@ -3,7 +3,7 @@
 -- Metric names are stored upper case, so any spelling finds them.
 CREATE FUNCTION acmetrace.util_cdf(cluster text DEFAULT NULL, metric text DEFAULT 'GPU_UTIL',
                                    thresholds double precision[] DEFAULT acmetrace.steps(0, 100, 1))
-RETURNS TABLE (cluster text, x double precision, cdf_pct numeric)
+RETURNS TABLE (cluster text, value double precision, cdf_pct numeric)
 LANGUAGE sql STABLE PARALLEL SAFE
 AS $$
 SELECT g.cluster, u.x, round(u.p::numeric, 2)
@@ -16,4 +16,4 @@ SELECT g.cluster, u.x, round(u.p::numeric, 2)
  ORDER BY g.cluster COLLATE "C", u.x
 $$;
 COMMENT ON FUNCTION acmetrace.util_cdf(text, text, double precision[]) IS
-  'CDF (percent, 2 decimals) of a utilization metric (default GPU_UTIL, any case) over all its samples, per cluster, at each threshold (default 0..100), counted straight from the compressed blocks.';
+  'CDF (percent, 2 decimals) of a utilization metric (default GPU_UTIL, any case) over all its samples, per cluster, at each threshold value (default 0..100), counted straight from the compressed blocks.';

@@ -21,7 +21,7 @@ $$;
 COMMENT ON FUNCTION acmetrace.util_histogram(text, text, integer) IS
   'Histogram of the per-series (per-GPU or per-server) average of a utilization metric (default GPU_UTIL, any case) in nbins equal bins over 0..100, per cluster: the Spark study''s 10% bins, in series and percent of series (2 decimals). Averages are exact (the blocks'' numeric sums over their counts, rounded once) and read from the block summaries without decoding a sample. Bins 0 and nbins+1 count averages below 0 and above 100.';
 
-CREATE VIEW acmetrace.v_gpu_util_histogram WITH (security_invoker = true) AS
+CREATE VIEW acmetrace.v_util_histogram WITH (security_invoker = true) AS
     SELECT * FROM acmetrace.util_histogram(NULL, 'GPU_UTIL', 10);
-COMMENT ON VIEW acmetrace.v_gpu_util_histogram IS
+COMMENT ON VIEW acmetrace.v_util_histogram IS
   'Per-GPU average GPU_UTIL in 10% bins per cluster, the Spark study''s histogram (acmetrace.util_histogram).';

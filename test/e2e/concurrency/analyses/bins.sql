@@ -13,8 +13,8 @@ SELECT r.*
  WHERE s.b IS NOT NULL
  ORDER BY r.bin;
 SELECT * FROM acmetrace.duration_cdf(NULL, acmetrace.powers_of_two(0, 21))
- ORDER BY cluster COLLATE "C", type COLLATE "C" NULLS FIRST, x;
+ ORDER BY cluster COLLATE "C", type COLLATE "C" NULLS FIRST, duration_s;
 SELECT * FROM acmetrace.queue_cdf(NULL, acmetrace.steps(0, 600, 30))
- ORDER BY cluster COLLATE "C", type COLLATE "C" NULLS FIRST, x;
+ ORDER BY cluster COLLATE "C", type COLLATE "C" NULLS FIRST, queue_s;
 SELECT * FROM acmetrace.gpu_num_cdf(NULL, acmetrace.powers_of_two(0, 10))
- ORDER BY cluster COLLATE "C", x;
+ ORDER BY cluster COLLATE "C", gpu_num;

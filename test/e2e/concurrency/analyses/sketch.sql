@@ -8,12 +8,12 @@ SELECT s.cluster, s.type, acmetrace.count(s.sk) AS n,
           FROM acmetrace.jobs j WHERE j.wait_s >= 0
          GROUP BY j.cluster, j.type) s
  ORDER BY s.cluster COLLATE "C", s.type COLLATE "C";
-SELECT c.cluster, q.type, q.jobs, q.percentiles, md5(q.sketch::text) AS sketch_md5
+SELECT c.cluster, q.type, q.jobs, q.percentiles_s, md5(acmetrace.queue_sketch(c.cluster, q.type)::text) AS sketch_md5
   FROM acmetrace.clusters c, LATERAL acmetrace.queue_percentiles(c.cluster, '{0.5,0.9,0.99,1}') q
  ORDER BY c.cluster COLLATE "C", q.type COLLATE "C" NULLS FIRST;
-SELECT c.cluster, acmetrace.percentiles(acmetrace.rollup(q.sketch) FILTER (WHERE q.type IS NOT NULL), '{0.5,0.99}') AS p,
-       md5((acmetrace.rollup(q.sketch) FILTER (WHERE q.type IS NOT NULL))::text) AS sketch_md5
+SELECT c.cluster, acmetrace.percentiles(acmetrace.rollup(acmetrace.queue_sketch(c.cluster, q.type)) FILTER (WHERE q.type <> 'all'), '{0.5,0.99}') AS p,
+       md5((acmetrace.rollup(acmetrace.queue_sketch(c.cluster, q.type)) FILTER (WHERE q.type <> 'all'))::text) AS sketch_md5
   FROM acmetrace.clusters c, LATERAL acmetrace.queue_percentiles(c.cluster) q
  GROUP BY c.cluster
  ORDER BY c.cluster COLLATE "C";
-SELECT * FROM acmetrace.v_queue_delay ORDER BY cluster COLLATE "C", type COLLATE "C" NULLS FIRST;
+SELECT * FROM acmetrace.v_queue_percentiles ORDER BY cluster COLLATE "C", type COLLATE "C" NULLS FIRST;
