@@ -68,6 +68,31 @@ acmetrace--$(EXTVERSION).sql: $(INSTALL_PARTS) Makefile
 $(UPDATE_SCRIPT): upgrade/$(UPDATE_FROM)--$(EXTVERSION).sql $(UPDATE_NEW_TYPES) $(UPDATE_NEW_TRACE) $(SURFACE_PARTS) Makefile
 	cat upgrade/$(UPDATE_FROM)--$(EXTVERSION).sql $(UPDATE_NEW_TYPES) $(UPDATE_NEW_TRACE) $(SURFACE_PARTS) > $@
 
+# acmetrace-report and acmetrace-sync on PATH: PGXS installs them in the
+# server's bindir (/usr/lib/postgresql/15/bin on Debian, not on PATH), so
+# make install also links them into LINKDIR; make install LINKDIR= skips
+# the links, and a LINKDIR that is not a writable directory, or already
+# holds a file of that name that is not our link, is skipped with a
+# message.  make uninstall removes only links that point at bindir.
+LINKDIR ?= /usr/local/bin
+LINKED_SCRIPTS = acmetrace-report acmetrace-sync
+.PHONY: install-links uninstall-links
+install: install-links
+uninstall: uninstall-links
+install-links:
+	@d='$(DESTDIR)$(LINKDIR)'; \
+	 if [ -z '$(LINKDIR)' ]; then echo "acmetrace: LINKDIR is empty: $(LINKED_SCRIPTS) stay in $(bindir) only"; \
+	 elif [ ! -d "$$d" ] || [ ! -w "$$d" ]; then \
+	   echo "acmetrace: $$d is not a writable directory: $(LINKED_SCRIPTS) are in $(bindir); make install LINKDIR=DIR links them into DIR"; \
+	 else for s in $(LINKED_SCRIPTS); do \
+	   if [ -e "$$d/$$s" ] && [ ! -L "$$d/$$s" ]; then echo "acmetrace: $$d/$$s exists and is not a link: left alone"; \
+	   else ln -sfn '$(bindir)'/$$s "$$d/$$s" && echo "acmetrace: $$d/$$s -> $(bindir)/$$s"; fi; done; fi
+uninstall-links:
+	@d='$(DESTDIR)$(LINKDIR)'; \
+	 if [ -n '$(LINKDIR)' ]; then for s in $(LINKED_SCRIPTS); do \
+	   if [ -L "$$d/$$s" ] && [ "$$(readlink "$$d/$$s")" = '$(bindir)'/$$s ]; then rm -f "$$d/$$s" && echo "acmetrace: removed $$d/$$s"; fi; \
+	 done; fi
+
 # Every part under src/install/ must be listed above.
 .PHONY: check-install-parts
 check-install-parts:

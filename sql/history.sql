@@ -63,6 +63,24 @@ SELECT method, jobs, mae_log, within_2x_pct
 SELECT count(*) AS replayed FROM acmetrace.replay('planted', 'sjf', 64, predictions => 'perfect');
 DROP TABLE perfect;
 
+-- A split without a zone is a local time of the cluster: the same jobs are
+-- scored under any session TimeZone, and the same as the split written with
+-- the cluster's offset; one with an offset is read as written.
+UPDATE acmetrace.clusters SET time_zone = 'Asia/Shanghai' WHERE cluster = 'planted';
+SET TimeZone = 'UTC';
+CREATE TEMP TABLE split_counts AS
+SELECT 'UTC' AS session_zone, jobs FROM acmetrace.prediction_error('planted', '2023-07-05 12:00') WHERE type IS NULL AND method = 'history';
+SET TimeZone = 'America/New_York';
+INSERT INTO split_counts
+SELECT 'America/New_York', jobs FROM acmetrace.prediction_error('planted', '2023-07-05 12:00') WHERE type IS NULL AND method = 'history';
+INSERT INTO split_counts
+SELECT 'written +08', jobs FROM acmetrace.prediction_error('planted', '2023-07-05 12:00+08') WHERE type IS NULL AND method = 'history';
+INSERT INTO split_counts
+SELECT 'timestamptz in New York', jobs FROM acmetrace.prediction_error('planted', timestamptz '2023-07-05 12:00') WHERE type IS NULL AND method = 'history';
+SELECT session_zone, jobs, jobs = first_value(jobs) OVER (ORDER BY session_zone = 'UTC' DESC) AS same_as_utc FROM split_counts;
+RESET TimeZone;
+UPDATE acmetrace.clusters SET time_zone = 'UTC' WHERE cluster = 'planted';
+
 -- Arguments.
 SELECT * FROM acmetrace.predict_history(NULL);
 \echo :LAST_ERROR_SQLSTATE

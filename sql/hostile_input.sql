@@ -430,7 +430,7 @@ SELECT label, pg_temp.try(q) AS result
   FROM (VALUES
     ('count of 2^64-1 values', $$SELECT acmetrace.count('v1 err=0.005 n=18446744073709551615 zeros=18446744073709551615 min=0 max=0 sum=0 int=1 b=')$$),
     ('median of 2^64-1 values', $$SELECT acmetrace.percentiles('v1 err=0.005 n=18446744073709551615 zeros=18446744073709551614 min=0 max=12 sum=12 int=1 b=249:1', '{0,0.5,1}')$$),
-    ('rank_of NaN, -Infinity, Infinity', $$SELECT ARRAY[acmetrace.rank_of(s, 'NaN'), acmetrace.rank_of(s, '-Infinity'), acmetrace.rank_of(s, 'Infinity')]
+    ('rank_pct NaN, -Infinity, Infinity', $$SELECT ARRAY[acmetrace.rank_pct(s, 'NaN'), acmetrace.rank_pct(s, '-Infinity'), acmetrace.rank_pct(s, 'Infinity')]
                                            FROM (SELECT 'v1 err=0.005 n=1 zeros=0 min=12 max=12 sum=12 int=1 b=249:1'::acmetrace.delay_sketch s) q$$),
     ('percentiles at 5e-324 and 1.8e308', $$SELECT acmetrace.percentiles('v1 err=0.25 n=2 zeros=0 min=4.9406564584124654e-324 max=1.7976931348623157e308 sum=1.7976931348623157e308 int=0 b=-1457:1,+2847:1', '{0,0.5,1}')$$),
     ('mean of a crafted sum', $$SELECT acmetrace.mean('v1 err=0.005 n=1 zeros=0 min=12 max=12 sum=1e308 int=1 b=249:1')$$)
@@ -440,13 +440,13 @@ SELECT label, pg_temp.try(q) AS result
 SELECT label, pg_temp.try(q) AS result
   FROM (VALUES
     ('mean_gpus', $$SELECT acmetrace.mean_gpus('[["2023-07-01",5]]', '4714-11-24 00:00+00 BC', '294276-12-31 23:59:59+00')$$),
-    ('allocation_rate', $$SELECT acmetrace.allocation_rate('[["2023-07-01",5]]', 10, '4714-11-24 00:00+00 BC', '294276-12-31 23:59:59+00')$$),
+    ('allocation_pct', $$SELECT acmetrace.allocation_pct('[["2023-07-01",5]]', 10, '4714-11-24 00:00+00 BC', '294276-12-31 23:59:59+00')$$),
     ('occupancy_levels', $$SELECT string_agg(gpus || ' GPUs ' || seconds || ' s', ', ' ORDER BY gpus)
                              FROM acmetrace.occupancy_levels('[["2023-07-01",5]]', '4714-11-24 00:00+00 BC', '294276-12-31 23:59:59+00')$$),
     ('mean_gpus, 2^63-1 GPUs from -infinity', $$SELECT acmetrace.mean_gpus('[["-infinity",9223372036854775807]]', '4714-11-24 00:00+00 BC', '294276-12-31 23:59:59+00')$$),
     ('occupancy_time_bins time_pct', $$SELECT string_agg(bin || ': ' || time_pct, ', ' ORDER BY bin)
                                       FROM acmetrace.occupancy_time_bins('[["2023-07-01",5]]', 0, 10, 2, '4714-11-24 00:00+00 BC', '294276-12-31 23:59:59+00')$$),
-    ('allocation_rate, capacity -2^63', $$SELECT acmetrace.allocation_rate('[]', -9223372036854775808, '2023-07-01', '2023-07-02')$$)
+    ('allocation_pct, capacity -2^63', $$SELECT acmetrace.allocation_pct('[]', -9223372036854775808, '2023-07-01', '2023-07-02')$$)
   ) v(label, q);
 
 -- 6. Arrays: percentiles(fractions), bins_at(edges), cdf_at and

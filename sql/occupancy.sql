@@ -249,7 +249,7 @@ RESET client_min_messages;
 SELECT * FROM acmetrace.occupancy_levels((SELECT occ FROM occ WHERE name = 'overlap'),
                                          '2023-06-30 23:00', '2023-07-01 04:00');
 SELECT acmetrace.mean_gpus(occ, '2023-07-01 00:00', '2023-07-01 04:00') AS mean_gpus,
-       acmetrace.allocation_rate(occ, 8, '2023-07-01 00:00', '2023-07-01 04:00') AS rate
+       acmetrace.allocation_pct(occ, 8, '2023-07-01 00:00', '2023-07-01 04:00') AS allocation_pct
   FROM occ WHERE name = 'overlap';
 -- overlap: 2 GPUs for 1 h, 5 for 1 h, 3 for 1 h, 0 for 1 h: 10 GPU-hours / 4 h
 SELECT * FROM acmetrace.occupancy_time_bins((SELECT occ FROM occ WHERE name = 'overlap'),
@@ -260,7 +260,7 @@ SELECT acmetrace.mean_gpus('[]', '2023-07-01', '2023-07-02');
 SELECT acmetrace.mean_gpus('[]', '2023-07-02', '2023-07-01');
 \echo :LAST_ERROR_SQLSTATE
 SELECT acmetrace.mean_gpus('[]', '2023-07-01', 'infinity');
-SELECT acmetrace.allocation_rate('[]', 0, '2023-07-01', '2023-07-02');
+SELECT acmetrace.allocation_pct('[]', 0, '2023-07-01', '2023-07-02');
 SELECT * FROM acmetrace.occupancy_time_bins('[]', 0, 0, 2, '2023-07-01', '2023-07-02');
 
 -- A generated 100,000-job trace against a plain-SQL sweep (a window sum

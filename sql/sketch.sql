@@ -11,8 +11,8 @@ SELECT acmetrace.percentiles(:'s', '{0,0.34,0.5,0.67,1}') AS sketch,
           FROM unnest('{0,12,20}'::float8[]) x) AS percentile_disc;
 SELECT acmetrace.count(:'s'), acmetrace.mean(:'s'), acmetrace.min(:'s'), acmetrace.max(:'s'),
        acmetrace.relative_error(:'s');
--- rank_of is the CDF: the fraction of values <= x.
-SELECT x, acmetrace.rank_of(:'s', x) FROM unnest('{-1,0,5,11.9,12,19,20,1e9}'::float8[]) x;
+-- rank_pct is the CDF: the percent of values <= x.
+SELECT x, acmetrace.rank_pct(:'s', x) FROM unnest('{-1,0,5,11.9,12,19,20,1e9}'::float8[]) x;
 -- A big value: within 0.5%, and the maximum exactly.
 SELECT acmetrace.percentiles(acmetrace.delay_sketch_agg(x), '{0.5,0.75,1}')
   FROM unnest('{1000,123456,123457,123458}'::float8[]) x;
@@ -24,7 +24,7 @@ SELECT acmetrace.delay_sketch_agg(x) IS NULL AS only_nulls FROM unnest('{NULL,NU
 SELECT acmetrace.delay_sketch_agg(x, 0.05) FROM unnest('{1,10,100,1000}'::float8[]) x;
 -- An empty sketch (only from text): count 0, everything else NULL.
 SELECT acmetrace.count(e), acmetrace.mean(e), acmetrace.min(e), acmetrace.percentile(e, 0.5),
-       acmetrace.percentiles(e, '{0.5}'), acmetrace.rank_of(e, 1)
+       acmetrace.percentiles(e, '{0.5}'), acmetrace.rank_pct(e, 1)
   FROM (SELECT 'v1 err=0.005 n=0 zeros=0 min=0 max=0 sum=0 int=1 b='::acmetrace.delay_sketch e) q;
 -- percentiles keeps the array's shape and its NULLs.
 SELECT acmetrace.percentiles(:'s', '{{0,NULL},{0.5,1}}'), acmetrace.percentiles(:'s', '{}');
@@ -396,7 +396,7 @@ SELECT count(*) AS rows, count(DISTINCT q.id) AS sketches,
 -- One sketch over 2,000 rows is read into the cache once (DEBUG1 says when).
 CREATE TEMP TABLE one AS SELECT acmetrace.delay_sketch_agg(x) AS s FROM generate_series(1, 2000) x;
 SET client_min_messages = debug1;
-SELECT count(*) FILTER (WHERE acmetrace.rank_of(o.s, x) = x / 2000.0) AS exact_ranks FROM one o, generate_series(1, 2000) x;
+SELECT count(*) FILTER (WHERE acmetrace.rank_pct(o.s, x) = 100 * (x / 2000.0)::float8) AS exact_ranks FROM one o, generate_series(1, 2000) x;
 RESET client_min_messages;
 
 -- Unqualified count(s) with acmetrace on the search path is the sketch's
@@ -500,7 +500,7 @@ SELECT pg_describe_object(d.classid, d.objid, 0) || ' | '
   FROM pg_depend d JOIN pg_class c ON c.oid = d.classid
  WHERE d.refclassid = 'pg_extension'::regclass AND d.deptype = 'e'
    AND d.refobjid = (SELECT oid FROM pg_extension WHERE extname = 'acmetrace')
-   AND pg_describe_object(d.classid, d.objid, 0) ~ 'sketch|queue_delay|percentile|rank_of|relative_error|acmetrace\.(count|mean|min|max)\('
+   AND pg_describe_object(d.classid, d.objid, 0) ~ 'sketch|queue_delay|percentile|rank_pct|relative_error|acmetrace\.(count|mean|min|max)\('
 $$;
 CREATE TEMP TABLE fresh_catalog AS SELECT * FROM pg_temp.sketch_catalog() c;
 SELECT count(*) AS fresh_sketch_objects FROM fresh_catalog;

@@ -6,7 +6,8 @@
  *   occupancy_steps(occ)            the steps (at, gpus)
  *   occupancy_levels(occ, from, to) seconds spent at each allocation level
  *   mean_gpus(occ, from, to)        time-weighted mean allocation
- *   allocation_rate(occ, capacity, from, to)  mean_gpus / capacity
+ *   allocation_pct(occ, capacity, from, to)   100 * mean_gpus / capacity
+ *   (allocation_rate: the same as a fraction, for the 0.1.0 to 0.3.0 scripts)
  *
  * Every one reads its argument through occ_arg(), which caches it.
  */
@@ -35,6 +36,7 @@ PG_FUNCTION_INFO_V1(acmetrace_occupancy_steps);
 PG_FUNCTION_INFO_V1(acmetrace_occupancy_levels);
 PG_FUNCTION_INFO_V1(acmetrace_mean_gpus);
 PG_FUNCTION_INFO_V1(acmetrace_allocation_rate);
+PG_FUNCTION_INFO_V1(acmetrace_allocation_pct);
 
 Datum
 acmetrace_gpus_at(PG_FUNCTION_ARGS)
@@ -133,8 +135,9 @@ acmetrace_mean_gpus(PG_FUNCTION_ARGS)
 	PG_RETURN_FLOAT8(at_occ_integral(o->steps, o->nsteps, from, to) / (double) ((uint64) to - (uint64) from));
 }
 
-Datum
-acmetrace_allocation_rate(PG_FUNCTION_ARGS)
+/* mean_gpus / capacity over the window of arguments 2 and 3 */
+static double
+allocation_fraction(FunctionCallInfo fcinfo)
 {
 	const OccData *o = occ_arg(fcinfo, 0);
 	int64		capacity = PG_GETARG_INT64(1);
@@ -147,6 +150,17 @@ acmetrace_allocation_rate(PG_FUNCTION_ARGS)
 				 errmsg("capacity must be positive, not %lld", (long long) capacity),
 				 errhint("acmetrace.clusters.gpu_capacity holds the known capacities (Seren 2288, Kalos 2416).")));
 	get_window(fcinfo, 2, &from, &to);
-	PG_RETURN_FLOAT8(at_occ_integral(o->steps, o->nsteps, from, to) / (double) ((uint64) to - (uint64) from) /
-					 (double) capacity);
+	return at_occ_integral(o->steps, o->nsteps, from, to) / (double) ((uint64) to - (uint64) from) / (double) capacity;
+}
+
+Datum
+acmetrace_allocation_rate(PG_FUNCTION_ARGS)
+{
+	PG_RETURN_FLOAT8(allocation_fraction(fcinfo));
+}
+
+Datum
+acmetrace_allocation_pct(PG_FUNCTION_ARGS)
+{
+	PG_RETURN_FLOAT8(100.0 * allocation_fraction(fcinfo));
 }

@@ -402,6 +402,7 @@ end_load(prom_state *st)
 	for (size_t i = 0; i < st->set.nall; i++)
 		util_store_block(&st->store, st->set.all[i]);
 	write_spans(st);
+	util_store_report(&st->store, &st->set);
 	counts = psprintf("%lld,%zu,%lld,%lld,%lld,%lld", (long long) st->lineno, st->set.nall,
 					  (long long) st->set.samples, (long long) (st->set.samples - st->store.dups),
 					  (long long) st->store.dups, (long long) st->skipped);

@@ -18,6 +18,7 @@
 PG_FUNCTION_INFO_V1(acmetrace_sketch_percentile);
 PG_FUNCTION_INFO_V1(acmetrace_sketch_percentiles);
 PG_FUNCTION_INFO_V1(acmetrace_sketch_rank_of);
+PG_FUNCTION_INFO_V1(acmetrace_sketch_rank_pct);
 PG_FUNCTION_INFO_V1(acmetrace_sketch_count);
 PG_FUNCTION_INFO_V1(acmetrace_sketch_mean);
 PG_FUNCTION_INFO_V1(acmetrace_sketch_min);
@@ -93,6 +94,18 @@ acmetrace_sketch_rank_of(PG_FUNCTION_ARGS)
 	if (r < 0)
 		PG_RETURN_NULL();
 	PG_RETURN_FLOAT8(r);
+}
+
+/* rank_pct: rank_of in percent (rank_of stays for the 0.1.0 to 0.3.0 scripts) */
+Datum
+acmetrace_sketch_rank_pct(PG_FUNCTION_ARGS)
+{
+	const at_sketch *sk = sk_arg(fcinfo, 0);
+	double		r = at_sk_rank(sk, PG_GETARG_FLOAT8(1));
+
+	if (r < 0)
+		PG_RETURN_NULL();
+	PG_RETURN_FLOAT8(100.0 * r);
 }
 
 Datum

@@ -262,10 +262,7 @@ end_load(load_state *st)
 {
 	for (size_t i = 0; i < st->set.nall; i++)
 		util_store_block(&st->store, st->set.all[i]);
-	if (st->store.dups > 0)
-		ereport(NOTICE,
-				(errmsg("%lld of %lld %s samples of cluster %s were already stored with the same value and were skipped",
-						(long long) st->store.dups, (long long) st->set.samples, st->metric, st->cluster)));
+	util_store_report(&st->store, &st->set);
 	MemoryContextDelete(st->cxt);	/* clears current */
 }
 

@@ -194,3 +194,11 @@ util_store_block(util_store *st, at_series *b)
 	at_series_empty(b);
 }
 
+void
+util_store_report(const util_store *st, const at_series_set *set)
+{
+	ereport(NOTICE,
+			(errmsg("%s of cluster %s: %lld samples stored, %lld duplicates skipped, %zu series",
+					st->metric, st->cluster, (long long) (set->samples - st->dups),
+					(long long) st->dups, set->nall)));
+}

@@ -40,6 +40,13 @@ extern void util_store_block(util_store *st, at_series *b);
  */
 extern void util_store_add(util_store *st, at_series_set *set, at_series *b, TimestampTz ts, double v);
 
+/*
+ * The NOTICE at the end of a load: of set's samples, those stored and the
+ * duplicates skipped, and its series (COPY into the loaders' tables counts
+ * no rows: their triggers keep none).
+ */
+extern void util_store_report(const util_store *st, const at_series_set *set);
+
 /* The error of a series with more than AT_SAMPLES_MAX samples in one day. */
 extern void util_day_full(const char *series) pg_attribute_noreturn();
 

@@ -562,5 +562,23 @@ ALTER TABLE acmetrace.clusters DROP CONSTRAINT clusters_source_format_check,
 CREATE INDEX jobs_cluster_submit ON acmetrace.jobs USING brin (cluster, submit_time) WITH (pages_per_range = 16);
 CREATE INDEX jobs_cluster_end ON acmetrace.jobs USING brin (cluster, end_time) WITH (pages_per_range = 16);
 
+-- Issue 35: the occupancy's and the sketch's shares in percent, renamed
+-- (allocation_rate -> allocation_pct, rank_of -> rank_pct).
+DROP FUNCTION acmetrace.allocation_rate(acmetrace.occupancy, bigint, timestamptz, timestamptz);
+DROP FUNCTION acmetrace.rank_of(acmetrace.delay_sketch, double precision);
+CREATE FUNCTION acmetrace.allocation_pct(occ acmetrace.occupancy, capacity bigint,
+                                         from_time timestamptz, to_time timestamptz)
+RETURNS double precision
+AS 'MODULE_PATHNAME', 'acmetrace_allocation_pct'
+LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION acmetrace.allocation_pct(acmetrace.occupancy, bigint, timestamptz, timestamptz) IS
+  '100 * mean_gpus over [from_time, to_time) / capacity: the percent (0..100) of the cluster''s GPUs allocated on average, unrounded.';
+CREATE FUNCTION acmetrace.rank_pct(sketch acmetrace.delay_sketch, value double precision)
+RETURNS double precision
+AS 'MODULE_PATHNAME', 'acmetrace_sketch_rank_pct'
+LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION acmetrace.rank_pct(acmetrace.delay_sketch, double precision) IS
+  'Percent (0..100) of the values <= value (the CDF), unrounded: at least the true percent and at most the true percent at value * (1 + e) / (1 - e); exact below the minimum, from the maximum up, and for small integers.';
+
 -- ---- The tables new in 0.4.0 (src/install/trace/sacct.sql, summaries.sql), then the surface
 -- of 0.4.0 (src/install/surface/, src/install/analyses/), follow. ----

@@ -18,7 +18,6 @@
 #include "num.h"
 #include "hex.h"
 
-#define MISSING_BIN 255
 
 const char *
 at_gbdt_check_params(const at_gbdt_params *p)
@@ -86,6 +85,13 @@ sort_rows(const at_gbdt_rows *r, int64_t *idx, int64_t *tmp, int64_t n)
 
 /* ---- training ---- */
 
+/* A histogram slot's residual sum and rows, side by side: one cache line per update. */
+typedef struct hist_cell
+{
+	double		g;
+	int64_t		n;
+} hist_cell;
+
 typedef struct trainer
 {
 	at_mem_fn	mem;
@@ -93,13 +99,12 @@ typedef struct trainer
 	int64_t		n;
 	int32_t		d;
 	int32_t		nb;				/* histogram slots per feature: bins + missing */
-	uint8_t    *bin;			/* d * n, column-major */
+	uint8_t    *bin;			/* n * d, row-major; a missing value is slot nb - 1 */
 	double	   *cuts;			/* d * (bins - 1): edge b of feature f: x <= edge is bin <= b */
 	int32_t    *ncuts;
 	double	   *resid;
 	int32_t    *slot;			/* each row's node of the level being grown, -1: in a leaf */
-	double	   *hg;				/* sums of residuals per (node, feature, slot) */
-	int64_t    *hn;
+	hist_cell  *hist;			/* per (node, feature, slot) */
 	at_gbdt_node *nodes;
 	uint32_t	nnodes,
 				cap;
@@ -108,7 +113,7 @@ typedef struct trainer
 static void
 trainer_free(trainer *t)
 {
-	void	   *p[] = {t->bin, t->cuts, t->ncuts, t->resid, t->slot, t->hg, t->hn, t->nodes};
+	void	   *p[] = {t->bin, t->cuts, t->ncuts, t->resid, t->slot, t->hist, t->nodes};
 
 	for (size_t i = 0; i < sizeof(p) / sizeof(p[0]); i++)
 		if (p[i] != NULL)
@@ -166,7 +171,7 @@ make_bins(trainer *t, const at_gbdt_rows *r)
 			uint8_t		b;
 
 			if (isnan(x))
-				b = MISSING_BIN;
+				b = (uint8_t) (t->nb - 1);
 			else
 			{
 				int32_t		lo = 0,
@@ -184,7 +189,7 @@ make_bins(trainer *t, const at_gbdt_rows *r)
 				}
 				b = (uint8_t) lo;
 			}
-			t->bin[(size_t) f * t->n + i] = b;
+			t->bin[(size_t) i * t->d + f] = b;
 		}
 	}
 	t->mem(t->ctx, v, 0);
@@ -248,22 +253,29 @@ grow_tree(trainer *t, const at_gbdt_params *p, level_node *cur, level_node *next
 
 		if (level < p->depth)
 		{
-			memset(t->hg, 0, (size_t) ncur * nslots * sizeof(double));
-			memset(t->hn, 0, (size_t) ncur * nslots * sizeof(int64_t));
-			for (int32_t f = 0; f < t->d; f++)
+			memset(t->hist, 0, (size_t) ncur * nslots * sizeof(hist_cell));
+			/*
+			 * Row by row, every feature of the row: each (node, feature,
+			 * slot) still sums its rows in row order, so the sums are the
+			 * same bits as feature by feature, with a row's slot and
+			 * residual read once and its features' sums independent.
+			 */
+			for (int64_t i = 0; i < t->n; i++)
 			{
-				const uint8_t *bf = t->bin + (size_t) f * t->n;
+				int32_t		s = t->slot[i];
+				const uint8_t *bi = t->bin + (size_t) i * t->d;
+				double		r = t->resid[i];
+				hist_cell  *hc;
 
-				for (int64_t i = 0; i < t->n; i++)
+				if (s < 0)
+					continue;
+				hc = t->hist + (size_t) s * nslots;
+				for (int32_t f = 0; f < t->d; f++)
 				{
-					int32_t		s = t->slot[i];
-					size_t		h;
+					hist_cell  *c = hc + (size_t) f * t->nb + bi[f];
 
-					if (s < 0)
-						continue;
-					h = (size_t) s * nslots + (size_t) f * t->nb + (bf[i] == MISSING_BIN ? t->nb - 1 : bf[i]);
-					t->hg[h] += t->resid[i];
-					t->hn[h]++;
+					c->g += r;
+					c->n++;
 				}
 			}
 		}
@@ -279,17 +291,16 @@ grow_tree(trainer *t, const at_gbdt_params *p, level_node *cur, level_node *next
 			if (level < p->depth && ln->n >= 2 * (int64_t) p->min_leaf)
 				for (int32_t f = 0; f < t->d; f++)
 				{
-					const double *hg = t->hg + (size_t) a * nslots + (size_t) f * t->nb;
-					const int64_t *hn = t->hn + (size_t) a * nslots + (size_t) f * t->nb;
-					double		gm = hg[t->nb - 1],
+					const hist_cell *hc = t->hist + (size_t) a * nslots + (size_t) f * t->nb;
+					double		gm = hc[t->nb - 1].g,
 								gl = 0;
-					int64_t		nm = hn[t->nb - 1],
+					int64_t		nm = hc[t->nb - 1].n,
 								nl = 0;
 
 					for (int32_t b = 0; b < t->ncuts[f]; b++)
 					{
-						gl += hg[b];
-						nl += hn[b];
+						gl += hc[b].g;
+						nl += hc[b].n;
 						for (int ml = 1; ml >= 0; ml--)
 						{
 							double		gL = gl + (ml ? gm : 0),
@@ -366,8 +377,8 @@ grow_tree(trainer *t, const at_gbdt_params *p, level_node *cur, level_node *next
 			}
 			else
 			{
-				uint8_t		b = t->bin[(size_t) split_f[s] * t->n + i];
-				bool		left = b == MISSING_BIN ? split_ml[s] : b <= split_b[s];
+				uint8_t		b = t->bin[(size_t) i * t->d + split_f[s]];
+				bool		left = b == t->nb - 1 ? split_ml[s] : b <= split_b[s];
 				int32_t		c = (int32_t) cur[s].node + (left ? 0 : 1);
 
 				t->slot[i] = c;
@@ -446,13 +457,12 @@ at_gbdt_train(at_gbdt_rows *r, at_mem_fn mem, void *ctx, at_gbdt_tick_fn tick, v
 	t.ncuts = mem(ctx, NULL, (size_t) d * sizeof(int32_t));
 	t.resid = mem(ctx, NULL, (size_t) n * sizeof(double));
 	t.slot = mem(ctx, NULL, (size_t) n * sizeof(int32_t));
-	t.hg = mem(ctx, NULL, (size_t) width / 2 * d * t.nb * sizeof(double));
-	t.hn = mem(ctx, NULL, (size_t) width / 2 * d * t.nb * sizeof(int64_t));
+	t.hist = mem(ctx, NULL, (size_t) width / 2 * d * t.nb * sizeof(hist_cell));
 	pred = mem(ctx, NULL, (size_t) n * sizeof(double));
 	cur = mem(ctx, NULL, (size_t) width * sizeof(level_node));
 	next = mem(ctx, NULL, (size_t) width * sizeof(level_node));
 	roots = mem(ctx, NULL, (size_t) r->params.rounds * sizeof(uint32_t));
-	if (!t.bin || !t.cuts || !t.ncuts || !t.resid || !t.slot || !t.hg || !t.hn || !pred || !cur || !next || !roots)
+	if (!t.bin || !t.cuts || !t.ncuts || !t.resid || !t.slot || !t.hist || !pred || !cur || !next || !roots)
 		goto done;
 	if (!make_bins(&t, r))
 		goto done;

@@ -6,7 +6,8 @@
 # utilization-at-scale section on one day of 50 GPUs (bench/utilization), the
 # append section at 40,000 and 80,000 jobs (a day of 5,000 is under the
 # quarter that makes summarize_delta rebuild), the Prometheus section at 8
-# GPUs for 2 hours (bench/prometheus, its own Prometheus), and
+# GPUs for 2 hours (bench/prometheus, its own Prometheus), the full
+# report at 20,000 jobs against the baseline report script (bench/report), and
 # every method's output equal to (or within the declared error of) the
 # reference.  Every section carries a stamp and runs on a durable server
 # (fsync = on listed); no absolute path is printed; a differing answer
@@ -30,7 +31,7 @@ check_eq "a missing row fails the comparison" "$rc ${v%% *}" "1 DIFFERENT"
 # The benches start their own durable servers: not the test server (fsync off).
 if env -u PGHOST -u PGPORT -u PGDATABASE bash "$ROOT/bench/run" --jobs 20000 --util-rows 100000 --reps 1 --scale 5000,10000 \
         --multinode-jobs 20000 --multinode-util-samples 100000 \
-        --utilization-days 1 --utilization-series 50 --replay-jobs 20000 \
+        --utilization-days 1 --utilization-series 50 --replay-jobs 20000 --report-jobs 20000 \
         --append-sizes 40000,80000 --prometheus-series 8 --prometheus-hours 2 \
         --out "$OUT/BENCHMARKS.md" >"$OUT/bench.log" 2>&1; then
     ok "bench/run completes"
@@ -94,6 +95,11 @@ check_eq "Prometheus section: one row (8 GPUs), samples counted, between its mar
 check_eq "prediction and replay rows timed" "$(grep -cE '\| [0-9.]+ \| [0-9]+ \| ([0-9.]+ )?\|$' <<<"$replay")" "13"
 check_eq "the FCFS-decided trace replays to its recorded starts" \
     "$(grep -oE 'replayed under FCFS on the same 1,200 GPUs: [0-9]+ start times differ' "$md" | grep -oE '[0-9]+ start')" "0 start"
+report=$(section '^\| report \| runs \| median s')
+check_eq "report section between its markers" "$(grep -c '^<!-- report:\(begin\|end\) -->$' "$md")" "2"
+check_eq "the report timed now and at the baseline, its tables identical to the baseline's" \
+    "$(grep -cE '^\| now \| 3 \| [0-9.]+ \| [0-9.]+ \| identical \|$' <<<"$report") $(grep -cE '^\| baseline [0-9a-f]+ \| 1 \| [0-9.]+ \| 1.0 \| \|$' <<<"$report")" "1 1"
+check_eq "the report's slowest statements listed" "$(grep -c '^| [0-9.]* | `' "$md" | awk '{ print ($1 >= 2) }')" "1"
 multinode=$(section '^\| analysis \| 1 node, median ms')
 check_eq "three-node section between its markers" "$(grep -c '^<!-- multinode:\(begin\|end\) -->$' "$md")" "2"
 check_eq "three-node analyses timed on both sides, outputs identical" \

@@ -173,3 +173,41 @@ END
 $$;
 COMMENT ON FUNCTION acmetrace.prediction_error(text, timestamptz, regclass, integer, text[], integer, integer) IS
   'How well run times are predicted for the GPU jobs submitted from split on: mean and median absolute error of the log run time and the percent within 2x, per type and for all (type NULL), for each method (history: acmetrace.predict_history; gbdt: acmetrace.predict_gbdt trained on the jobs before split with rounds and depth; default history alone, or nothing but the predictions table when one is given) and the predictions (a table or view of job_id, predicted_s), against the global and the per-type median run time of the jobs submitted before split.';
+
+-- A split written without a zone or offset ('2023-03-10') is read in the
+-- cluster's time zone, as the weekly buckets are, not in the session's.
+CREATE FUNCTION acmetrace_internal.cluster_time(cluster text, t text)
+RETURNS timestamptz
+LANGUAGE plpgsql VOLATILE STRICT PARALLEL RESTRICTED SET TimeZone = 'UTC'
+AS $$
+DECLARE
+    a timestamptz := t::timestamptz;
+    tz text;
+BEGIN
+    -- the same instant at UTC and at +14: the text names its zone or offset
+    PERFORM set_config('TimeZone', 'Pacific/Kiritimati', true);
+    IF t::timestamptz = a THEN
+        RETURN a;
+    END IF;
+    SELECT c.time_zone INTO tz FROM acmetrace.clusters c WHERE c.cluster = cluster_time.cluster;
+    PERFORM set_config('TimeZone', coalesce(tz, 'UTC'), true);
+    RETURN t::timestamptz;
+END
+$$;
+COMMENT ON FUNCTION acmetrace_internal.cluster_time(text, text) IS
+  'The text as a timestamptz, read in the cluster''s time zone (acmetrace.clusters.time_zone) unless it names a zone or an offset; the session''s TimeZone plays no part.';
+
+CREATE FUNCTION acmetrace.prediction_error(cluster text, split text,
+                                           predictions regclass DEFAULT NULL, last_jobs integer DEFAULT 10,
+                                           methods text[] DEFAULT NULL, rounds integer DEFAULT 100,
+                                           depth integer DEFAULT 6)
+RETURNS TABLE (type text, method text, jobs bigint, mae_log numeric, median_ae_log numeric, within_2x_pct numeric)
+LANGUAGE sql VOLATILE PARALLEL RESTRICTED
+AS $$
+SELECT * FROM acmetrace.prediction_error(prediction_error.cluster,
+                                         acmetrace_internal.cluster_time(prediction_error.cluster, prediction_error.split),
+                                         prediction_error.predictions, prediction_error.last_jobs,
+                                         prediction_error.methods, prediction_error.rounds, prediction_error.depth)
+$$;
+COMMENT ON FUNCTION acmetrace.prediction_error(text, text, regclass, integer, text[], integer, integer) IS
+  'acmetrace.prediction_error with split given as text (a quoted literal such as ''2023-03-10'' picks this one): read in the cluster''s time zone unless it names a zone or an offset, so the session''s TimeZone does not change the jobs scored.';

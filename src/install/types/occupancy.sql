@@ -200,11 +200,11 @@ LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
 COMMENT ON FUNCTION acmetrace.mean_gpus(acmetrace.occupancy, timestamptz, timestamptz) IS
   'Time-weighted mean of GPUs allocated over [from_time, to_time).';
 
-CREATE FUNCTION acmetrace.allocation_rate(occ acmetrace.occupancy, capacity bigint,
-                                          from_time timestamptz, to_time timestamptz)
+CREATE FUNCTION acmetrace.allocation_pct(occ acmetrace.occupancy, capacity bigint,
+                                         from_time timestamptz, to_time timestamptz)
 RETURNS double precision
-AS 'MODULE_PATHNAME', 'acmetrace_allocation_rate'
+AS 'MODULE_PATHNAME', 'acmetrace_allocation_pct'
 LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
-COMMENT ON FUNCTION acmetrace.allocation_rate(acmetrace.occupancy, bigint, timestamptz, timestamptz) IS
-  'mean_gpus over [from_time, to_time) divided by capacity: the share of the cluster''s GPUs allocated on average.';
+COMMENT ON FUNCTION acmetrace.allocation_pct(acmetrace.occupancy, bigint, timestamptz, timestamptz) IS
+  '100 * mean_gpus over [from_time, to_time) / capacity: the percent (0..100) of the cluster''s GPUs allocated on average, unrounded.';
 

@@ -108,12 +108,12 @@ LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
 COMMENT ON FUNCTION acmetrace.percentiles(acmetrace.delay_sketch, double precision[]) IS
   'acmetrace.percentile for each fraction, in an array of the same shape (NULL fractions give NULL).';
 
-CREATE FUNCTION acmetrace.rank_of(sketch acmetrace.delay_sketch, value double precision)
+CREATE FUNCTION acmetrace.rank_pct(sketch acmetrace.delay_sketch, value double precision)
 RETURNS double precision
-AS 'MODULE_PATHNAME', 'acmetrace_sketch_rank_of'
+AS 'MODULE_PATHNAME', 'acmetrace_sketch_rank_pct'
 LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
-COMMENT ON FUNCTION acmetrace.rank_of(acmetrace.delay_sketch, double precision) IS
-  'Fraction of the values <= value (the CDF): at least the true fraction and at most the true fraction at value * (1 + e) / (1 - e); exact below the minimum, from the maximum up, and for small integers.';
+COMMENT ON FUNCTION acmetrace.rank_pct(acmetrace.delay_sketch, double precision) IS
+  'Percent (0..100) of the values <= value (the CDF), unrounded: at least the true percent and at most the true percent at value * (1 + e) / (1 - e); exact below the minimum, from the maximum up, and for small integers.';
 
 CREATE FUNCTION acmetrace.count(sketch acmetrace.delay_sketch)
 RETURNS bigint

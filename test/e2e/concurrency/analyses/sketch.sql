@@ -3,7 +3,7 @@
 SELECT s.cluster, s.type, acmetrace.count(s.sk) AS n,
        acmetrace.percentiles(s.sk, '{0.5,0.9,0.99}') AS p, acmetrace.mean(s.sk) AS mean,
        acmetrace.min(s.sk) AS min, acmetrace.max(s.sk) AS max,
-       acmetrace.rank_of(s.sk, 60) AS rank_60, md5(s.sk::text) AS sketch_md5
+       acmetrace.rank_pct(s.sk, 60) AS rank_60_pct, md5(s.sk::text) AS sketch_md5
   FROM (SELECT j.cluster, j.type, acmetrace.delay_sketch_agg(j.wait_s) AS sk
           FROM acmetrace.jobs j WHERE j.wait_s >= 0
          GROUP BY j.cluster, j.type) s
