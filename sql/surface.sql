@@ -52,6 +52,7 @@ INSERT INTO null_means VALUES
   ('load_generated', 'not an analysis: it creates the cluster', NULL),
   ('predict_gbdt', '22004', 'predict_gbdt(%L, ''2000-01-01'')'),
   ('predict_history', '22004', 'predict_history(%L)'),
+  ('period_summary', 'every cluster', 'period_summary(%L)'),
   ('prediction_error', '22004', 'prediction_error(%L, ''2000-01-01'')'),
   ('queue_by_occupancy', 'every cluster', 'queue_by_occupancy(%L)'),
   ('refresh_summaries', 'not an analysis: it rebuilds every cluster''s summaries (sql/summaries.sql)', NULL),

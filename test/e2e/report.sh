@@ -135,7 +135,7 @@ p90=$(sed -n '/<h3>Queueing delay percentiles/,/<\/table>/p' "$H" | tr -d '\n' |
 check_eq "p90 of the table lies where the queue CDF crosses 90%" \
     "$(q -c "SELECT $p90::numeric >= max(x) FILTER (WHERE cdf_pct < 90)
                 AND $p90::numeric <= min(x) FILTER (WHERE cdf_pct >= 90) * 1.005
-           FROM acmetrace.queue_cdf('alpha') WHERE type IS NULL")" t
+           FROM (SELECT queue_s AS x, cdf_pct FROM acmetrace.queue_cdf('alpha') WHERE type = 'all') c")" t
 
 # ---- escaping: the job type is user data
 check_eq "escaped job type in the tables" "$(grep -c '<td align="left">&lt;b&gt;x&amp;y&lt;/b&gt;</td>' "$H")" 5
@@ -152,8 +152,8 @@ check_eq "all clusters: sections" "$(grep -o '<section class="cluster" id="clust
 # The script reports per chart: size, plotted series, drawn marks beyond the
 # key samples, tick labels (texts with a digit outside the series), whether
 # the figure's axis titles are drawn, and all its texts.
-cp "$H" "$OUT/check.html"
-cat >>"$OUT/check.html" <<'EOF'
+# measure HTML NAME: the measuring script run over HTML in Chromium, its lines in $OUT/NAME-results.txt
+cat >"$OUT/measure.html" <<'EOF'
 <pre id="results"></pre>
 <script>
 window.addEventListener('load', function () {
@@ -187,6 +187,31 @@ window.addEventListener('load', function () {
       minfont = Math.min(minfont, parseFloat(getComputedStyle(t).fontSize) * scale);
     });
     var nlabels = labels.filter(function (l) { return /(^|\()n=[0-9]/.test(l); }).length;
+    // texts overlapping: each text's box as a (maybe rotated) rectangle on the
+    // page, compared pairwise by separating axes, 1 px of slack
+    var quads = texts.filter(function (t) { return t.textContent.trim() !== ''; }).map(function (t) {
+      var b = t.getBBox(), m = t.getScreenCTM(), pt = svg.createSVGPoint();
+      var c = [[b.x, b.y], [b.x + b.width, b.y], [b.x + b.width, b.y + b.height], [b.x, b.y + b.height]].map(function (xy) {
+        pt.x = xy[0]; pt.y = xy[1]; var q = pt.matrixTransform(m); return [q.x, q.y];
+      });
+      return { text: t.textContent.trim(), c: c };
+    });
+    var apart = function (a, b) {
+      return [a, b].some(function (poly) {
+        return poly.c.some(function (p0, i) {
+          var p1 = poly.c[(i + 1) % 4], ax = p0[1] - p1[1], ay = p1[0] - p0[0], len = Math.hypot(ax, ay);
+          if (len === 0) return false;
+          var pa = a.c.map(function (p) { return (p[0] * ax + p[1] * ay) / len; });
+          var pb = b.c.map(function (p) { return (p[0] * ax + p[1] * ay) / len; });
+          return Math.max.apply(null, pa) - 1 <= Math.min.apply(null, pb) || Math.max.apply(null, pb) - 1 <= Math.min.apply(null, pa);
+        });
+      });
+    };
+    var overlaps = [];
+    for (var i = 0; i < quads.length; i++)
+      for (var j = i + 1; j < quads.length; j++)
+        if (!apart(quads[i], quads[j])) overlaps.push(quads[i].text + ' / ' + quads[j].text);
+    if (overlaps.length) out.push('overlap ' + fig.id + ' ' + overlaps.slice(0, 5).join(' ; '));
     var content = document.body.clientWidth;
     out.push(['chart', fig.id, 'w=' + Math.round(r.width), 'h=' + Math.round(r.height),
               'widthpct=' + Math.round(100 * fig.getBoundingClientRect().width / content),
@@ -195,8 +220,20 @@ window.addEventListener('load', function () {
               'empty=' + empty, 'marks=' + marks, 'legend=' + legend, 'ticks=' + ticks,
               'xlabel=' + (labels.indexOf(fig.dataset.xlabel) >= 0 ? 1 : 0),
               'ylabel=' + (labels.indexOf(fig.dataset.ylabel) >= 0 ? 1 : 0),
-              'caption=' + (fig.querySelector('figcaption') ? 1 : 0),
+              'caption=' + (fig.querySelector('figcaption') ? 1 : 0), 'overlaps=' + overlaps.length,
               'texts=' + labels.join('|')].join(' '));
+  });
+  // the headline: first section, its rows, top users
+  var first = document.querySelector('section');
+  out.push('first_section ' + (first ? first.id : 'none'));
+  var hl = document.getElementById('headline'), fc = document.querySelector('figure.chart');
+  out.push('headline_before_charts ' + (hl && fc && (hl.compareDocumentPosition(fc) & Node.DOCUMENT_POSITION_FOLLOWING) ? 1 : 0));
+  document.querySelectorAll('#headline tr[data-measure]').forEach(function (tr) {
+    var c = Array.from(tr.cells).map(function (td) { return td.textContent.trim().replace(/\s+/g, '_'); });
+    out.push(['headline', tr.closest('div.headline').id, tr.dataset.measure, c[1], c[2], c[3], c[4], tr.className.replace(/ /g, '_')].join(' '));
+  });
+  document.querySelectorAll('table.top-users').forEach(function (t) {
+    out.push('top_users ' + t.closest('div.headline').id + ' ' + (t.rows.length - 1) + ' ' + t.rows[1].cells[0].textContent.trim());
   });
   out.push('page_height ' + document.documentElement.scrollHeight);
   document.getElementById('results').textContent = out.join('\n') + '\nEND';
@@ -204,11 +241,16 @@ window.addEventListener('load', function () {
 </script>
 EOF
 CHROME=(chromium --headless --no-sandbox --disable-gpu --hide-scrollbars --virtual-time-budget=5000)
-# measured on a 1,400 px wide window, a common laptop screen
-timeout 120 "${CHROME[@]}" --window-size=1400,1000 --dump-dom "file://$OUT/check.html" >"$OUT/dom.html" 2>"$OUT/chromium.log" ||
-    bad "chromium --dump-dom failed: $(tail -3 "$OUT/chromium.log")"
-sed -n '/<pre id="results">/,/^END/p' "$OUT/dom.html" | sed 's/^<pre id="results">//' >"$OUT/results.txt"
-grep -q '^END' "$OUT/results.txt" && ok "chromium ran the measuring script" || bad "no results from chromium"
+measure() {
+    cat "$1" "$OUT/measure.html" >"$OUT/$2-check.html"
+    # measured on a 1,400 px wide window, a common laptop screen
+    timeout 120 "${CHROME[@]}" --window-size=1400,1000 --dump-dom "file://$OUT/$2-check.html" >"$OUT/$2-dom.html" 2>"$OUT/chromium.log" ||
+        bad "chromium --dump-dom failed: $(tail -3 "$OUT/chromium.log")"
+    sed -n '/<pre id="results">/,/^END/p' "$OUT/$2-dom.html" | sed 's/^<pre id="results">//' >"$OUT/$2-results.txt"
+    grep -q '^END' "$OUT/$2-results.txt" && ok "$2: chromium ran the measuring script" || bad "$2: no results from chromium"
+}
+measure "$H" report
+cp "$OUT/report-results.txt" "$OUT/results.txt"
 
 # expected charts: 9 per cluster, plus the utilization histogram where GPU_UTIL was loaded and the
 # per-job utilization CDF where jobs ran on those GPUs (alpha)
@@ -236,9 +278,10 @@ while read -r line; do
     [ "$(field widthpct "$line")" -ge 80 ] || why+=" $(field widthpct "$line")% of the page width;"
     awk -v f="$(field minfont "$line")" 'BEGIN { exit !(f >= 12) }' || why+=" text as small as $(field minfont "$line") px;"
     [ "$(field nlabels "$line")" -ge 1 ] || why+=" no n label;"
+    [ "$(field overlaps "$line")" = 0 ] || why+=" $(field overlaps "$line") overlapping texts: $(grep "^overlap $id " "$OUT/results.txt" | cut -d' ' -f3-);"
     [ "${series:-0}" -lt 2 ] || [ "$(field legend "$line")" = "$series" ] || why+=" legend has $(field legend "$line") of $series series;"
     if [ -z "$why" ]; then
-        ok "chart $id: $series series, $marks marks, $ticks tick labels, axis titles, $(field nlabels "$line") n labels, text >= $(field minfont "$line") px, $(field widthpct "$line")% wide"
+        ok "chart $id: $series series, $marks marks, $ticks tick labels, axis titles, $(field nlabels "$line") n labels, no overlapping texts, text >= $(field minfont "$line") px, $(field widthpct "$line")% wide"
     else bad "chart $id:$why"; fi
 done < <(grep '^chart ' "$OUT/results.txt")
 
@@ -261,6 +304,127 @@ grep '^chart queue-cdf-alpha ' "$OUT/results.txt" | grep -q '|0|' && ok "queue C
 # bins resting on few jobs are marked: alpha's cancellation chart has some
 grep '^chart cancelled-alpha ' "$OUT/results.txt" | grep -Eq '\|n=[0-9]+\*(\||$)' && ok "small bins are marked n=...*" ||
     bad "no small bin marked in the cancellation chart"
+
+# the headline comes first, above every chart, for both clusters
+check_eq "full report: the first section is the headline" "$(sed -n 's/^first_section //p' "$OUT/results.txt")" headline
+check_eq "full report: the headline is above the charts" "$(sed -n 's/^headline_before_charts //p' "$OUT/results.txt")" 1
+check_eq "full report: headline rows (8 measures for alpha with GPU_UTIL, 7 for beta)" \
+    "$(grep -c '^headline headline-alpha ' "$OUT/results.txt") $(grep -c '^headline headline-beta ' "$OUT/results.txt")" "8 7"
+
+# ---- a live-like cluster and a one-week report: the headline against the
+# week before, top users, partial periods, JSON, thresholds
+# Kalos-like jobs cut at "now", six hours into a local day 15 days after the
+# first submission: later submissions not yet made, later starts pending,
+# later ends still running; GPU_UTIL sampled for the 3 hours before midnight.
+fresh_db e2e_report_live
+q >/dev/null <<'SQL' || bad "the live-like cluster"
+SELECT acmetrace.load_generated('live', 'kalos', 8000, 5);
+CREATE TABLE cut AS
+SELECT (date_trunc('day', min(submit_time) AT TIME ZONE 'Asia/Shanghai') + interval '15 days') AS midnight_local,
+       (date_trunc('day', min(submit_time) AT TIME ZONE 'Asia/Shanghai') + interval '15 days') AT TIME ZONE 'Asia/Shanghai' AS midnight,
+       ((date_trunc('day', min(submit_time) AT TIME ZONE 'Asia/Shanghai') + interval '15 days 6 hours') AT TIME ZONE 'Asia/Shanghai') AS now
+  FROM acmetrace.jobs WHERE cluster = 'live';
+DELETE FROM acmetrace.jobs j USING cut WHERE j.cluster = 'live' AND j.submit_time >= cut.now;
+UPDATE acmetrace.jobs j SET start_time = NULL, end_time = NULL, state = 'PENDING', duration = NULL, queue = NULL, gpu_time = NULL
+  FROM cut WHERE j.cluster = 'live' AND j.start_time >= cut.now;
+UPDATE acmetrace.jobs j SET end_time = NULL, state = 'RUNNING', duration = NULL, gpu_time = NULL
+  FROM cut WHERE j.cluster = 'live' AND j.end_time >= cut.now;
+SET acmetrace.cluster = 'live';
+SET acmetrace.metric = 'GPU_UTIL';
+INSERT INTO acmetrace.utilization_lines
+SELECT line FROM cut, acmetrace.generate_util('kalos', 8000, 5, 'GPU_UTIL', cut.midnight - interval '3 hours', 720) line;
+SQL
+IFS=$'\t' read -r wsince wuntil < <(q -F $'\t' -c "SELECT to_char(midnight_local - interval '7 days', 'YYYY-MM-DD'), to_char(midnight_local, 'YYYY-MM-DD') FROM cut")
+[ -n "$wuntil" ] && ok "live-like cluster cut at $wuntil 06:00 Asia/Shanghai" || bad "no cut time"
+# the window as the report reads it: local dates in the cluster's zone
+PS="acmetrace.period_summary('live', '$wsince'::timestamp AT TIME ZONE 'Asia/Shanghai', '$wuntil'::timestamp AT TIME ZONE 'Asia/Shanghai')"
+run week --db dbname=e2e_report_live --since "$wsince" --until "$wuntil" --out "$OUT/week.html"
+check_eq "week report: exit code" "$rc" 0
+check_eq "week report: silent" "$err" ""
+measure "$OUT/week.html" week
+W="$OUT/week-results.txt"
+check_eq "week report: the first section is the headline" "$(sed -n 's/^first_section //p' "$W")" headline
+# every measure with this period's and the previous period's value, as period_summary gives them
+while IFS=$'\t' read -r m v p; do
+    line=$(grep "^headline headline-live $m " "$W")
+    [ -n "$line" ] || { bad "headline lacks $m"; continue; }
+    read -r _ _ _ hv hp hc hcov hcls <<<"$line"
+    if [ "$hv" = "${v:-–}" ] && [ "$hp" = "${p:-–}" ]; then ok "headline $m: $hv against $hp ($hc, $hcov)"
+    else bad "headline $m: '$hv' against '$hp', period_summary says '$v' against '$p'"; fi
+done < <(q -F $'\t' -c "SELECT measure, value, previous FROM $PS")
+check_eq "headline: previous-period values present" \
+    "$(awk '$1 == "headline" && $5 ~ /^-?[0-9.]+$/' "$W" | wc -l)" "$(q -c "SELECT count(previous) FROM $PS")"
+# partial periods: the GPU_UTIL samples cover 3 hours of the week, so that row is marked; the
+# jobs cover both weeks, so theirs are not
+check_eq "headline: util_mean_pct marked partial" "$(awk '$3 == "util_mean_pct" { print $7, $8 }' "$W")" "partial measure_partial"
+check_eq "headline: job measures not partial" "$(awk '$1 == "headline" && $3 != "util_mean_pct" && $7 != "full"' "$W" | wc -l)" 0
+check_eq "period_summary agrees on what is partial" "$(q -c "SELECT string_agg(measure, ',') FROM $PS WHERE partial")" util_mean_pct
+# top users: the users of usage_by_user with most GPU-hours lost in the week
+want_top=$(q -c "SELECT u.user_id FROM acmetrace.usage_by_user('live', '$wsince'::timestamp AT TIME ZONE 'Asia/Shanghai', '$wuntil'::timestamp AT TIME ZONE 'Asia/Shanghai') u
+                 WHERE u.user_id <> 'all' AND u.gpu_jobs > 0 ORDER BY u.lost_gpu_h DESC, u.gpu_h DESC, u.user_id COLLATE \"C\" LIMIT 1")
+check_eq "top users: 10 rows, most GPU-hours lost first" "$(sed -n 's/^top_users headline-live //p' "$W")" "10 $want_top"
+# the weekly-loss chart marks the weeks the trace covers in part (its first and last)
+grep '^chart lost-weekly-live ' "$W" | grep -q '(partial)|' && ok "weekly chart: partial weeks marked on their ticks" ||
+    bad "weekly chart: no week marked (partial)"
+grep '^chart lost-weekly-live ' "$W" | grep -q 'partial week|' && ok "weekly chart: partial weeks in the legend" ||
+    bad "weekly chart: no partial-week series"
+check_eq "week report: no overlapping texts in any chart" "$(grep -c '^overlap ' "$W")" 0
+grep '^overlap ' "$W" | head -3
+
+# ---- --format json: the headline and top users, against SQL
+run json --db dbname=e2e_report_live --since "$wsince" --until "$wuntil" --format json --out -
+check_eq "json: exit code" "$rc" 0
+cp "$OUT/json.stdout" "$OUT/week.json"
+q -F $'\t' -c "SELECT measure, coalesce(value::text, 'null'), coalesce(previous::text, 'null'), coalesce(change_pct::text, 'null'), partial FROM $PS" >"$OUT/week.sql.tsv"
+if python3 - "$OUT/week.json" "$OUT/week.sql.tsv" "$want_top" >"$OUT/json.check" 2>&1 <<'PY'
+import json, sys
+from decimal import Decimal
+doc = json.load(open(sys.argv[1]), parse_float=Decimal)
+[c] = doc["clusters"]
+assert c["cluster"] == "live" and c["time_zone"] == "Asia/Shanghai", c["cluster"]
+got = {r["measure"]: r for r in c["summary"]}
+rows = [l.rstrip("\n").split("\t") for l in open(sys.argv[2])]
+assert [r[0] for r in rows] == [r["measure"] for r in c["summary"]], "measures differ"
+num = lambda s: None if s == "null" else Decimal(s)
+for m, v, p, ch, part in rows:
+    r = got[m]
+    assert r["value"] == num(v) and r["previous"] == num(p) and r["change_pct"] == num(ch), (m, r, v, p, ch)
+    assert r["partial"] == (part == "t"), (m, r["partial"], part)
+assert len(c["top_users"]) == 10 and c["top_users"][0]["user_id"] == sys.argv[3], c["top_users"][:1]
+lost = [u["lost_gpu_h"] for u in c["top_users"]]
+assert lost == sorted(lost, reverse=True), lost
+assert doc["thresholds"] == []
+print("json ok: %d measures, %d top users" % (len(rows), len(c["top_users"])))
+PY
+then ok "$(cat "$OUT/json.check")"; else bad "json: $(tail -3 "$OUT/json.check")"; fi
+# a day: --period day is the last full local day before the last event
+run day --db dbname=e2e_report_live --period day --format json --out "$OUT/day.json"
+check_eq "json --period day: exit code" "$rc" 0
+check_eq "--period day: the day before the cut, in the cluster's zone" \
+    "$(python3 -c 'import json, sys, datetime as d; c = json.load(open(sys.argv[1]))["clusters"][0]
+print(int(d.datetime.fromisoformat(c["since"]).timestamp()), int(d.datetime.fromisoformat(c["until"]).timestamp()))' "$OUT/day.json")" \
+    "$(q -c "SELECT extract(epoch FROM midnight - interval '1 day')::bigint || ' ' || extract(epoch FROM midnight)::bigint FROM cut")"
+
+# ---- --fail-if: exit 4 after writing when crossed, 0 when not, 64 when malformed
+lost=$(q -c "SELECT value FROM $PS WHERE measure = 'lost_gpu_h'")
+run crossed --db dbname=e2e_report_live --since "$wsince" --until "$wuntil" --format json --out "$OUT/crossed.json" \
+    --fail-if "lost_gpu_h>0" --fail-if "submitted<0"
+check_eq "--fail-if crossed: exit 4" "$rc" 4
+check_eq "--fail-if crossed: the crossed threshold on stderr" "$err" "acmetrace-report: threshold crossed: cluster live: lost_gpu_h = $lost, > 0"
+[ -s "$OUT/crossed.json" ] && ok "--fail-if crossed: the output is still written" || bad "--fail-if crossed: no output"
+python3 -c 'import json,sys; t = json.load(open(sys.argv[1]))["thresholds"]; assert [x["crossed"] for x in t] == [True, False], t' "$OUT/crossed.json" &&
+    ok "json lists both thresholds, one crossed" || bad "json thresholds wrong"
+run not_crossed --db dbname=e2e_report_live --since "$wsince" --until "$wuntil" --out "$OUT/not_crossed.html" \
+    --fail-if "lost_gpu_h>999999999" --fail-if 'p90_queue_s < 0'
+check_eq "--fail-if not crossed: exit 0" "$rc" 0
+check_eq "--fail-if not crossed: silent" "$err" ""
+expect_fail bad_measure 64 '--fail-if .bogus>1.: unknown measure "bogus"' --fail-if 'bogus>1' --out "$OUT/bad_measure.html"
+expect_fail bad_threshold 64 '--fail-if .lost_gpu_h=5. is not MEASURE>VALUE' --fail-if 'lost_gpu_h=5' --out "$OUT/bad_threshold.html"
+expect_fail bad_period 64 '--period must be day or week' --period month --out "$OUT/bad_period.html"
+expect_fail bad_format 64 '--format must be html or json' --format xml --out "$OUT/bad_format.html"
+expect_fail three_bounds 64 'give at most two of --since, --until and --period' --since 2023-01-01 --until 2023-01-08 --period week --out "$OUT/three_bounds.html"
+expect_fail bad_since 64 '--since/--until: not a date/time' --db dbname=e2e_report_live --since 'yesterday-ish' --out "$OUT/bad_since.html"
+expect_fail empty_period 64 'the period of cluster live is empty' --db dbname=e2e_report_live --since "$wuntil" --until "$wsince" --out "$OUT/empty_period.html"
 
 # ---- a full-page screenshot for people to look at
 height=$(sed -n 's/^page_height \([0-9]*\)$/\1/p' "$OUT/results.txt")
