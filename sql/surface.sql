@@ -116,12 +116,15 @@ SELECT * FROM pg_temp.try('SELECT acmetrace.drop_cluster(NULL)');
 -- The utilization analyses: a loaded cluster without the metric, and any
 -- spelling of the metric (stored upper case).
 SELECT * FROM pg_temp.try($$SELECT * FROM acmetrace.util_cdf('beta')$$);
+SELECT * FROM pg_temp.try($$SELECT * FROM acmetrace.util_polarization('beta')$$);
+SELECT * FROM pg_temp.try($$SELECT * FROM acmetrace.util_histogram('beta')$$);
 SELECT * FROM pg_temp.try($$SELECT * FROM acmetrace.util_cdf('alpha', 'SM_ACTIVE')$$);
 SELECT DISTINCT metric FROM acmetrace.utilization_blocks;
 SELECT (SELECT count(*) FROM acmetrace.util_cdf('alpha', 'gpu_util')) = (SELECT count(*) FROM acmetrace.util_cdf('alpha', 'GPU_UTIL')) AS any_case,
        (SELECT count(*) FROM acmetrace.util_histogram(NULL, 'NO_SUCH_METRIC')) AS unknown_metric_for_every_cluster;
 -- The message itself, as psql shows it: no CONTEXT line.
 SELECT * FROM acmetrace.state_breakdown('Alpha');
+SELECT * FROM acmetrace.state_breakdown('Nope');
 SELECT * FROM acmetrace.queue_by_occupancy('alpha', nbins => 0);
 
 -- 3. One definition of queueing delay: the table's p90 lies where the CDF

@@ -81,6 +81,38 @@ name_list(const char *query, int nargs, Oid *types, Datum *values)
 PG_FUNCTION_INFO_V1(acmetrace_known_cluster);
 
 /*
+ * A name with upper case that is not loaded: names compare exactly, and
+ * the loaders' names are lower case ('Seren' is not seren).  Prepends that
+ * to hint, naming the lower-case cluster when it is loaded (otherwise only
+ * for a name of letters, digits, '_', '-' and '.').  Inside SPI.
+ */
+static char *
+case_hint(const char *cluster, char *hint)
+{
+	Oid			types[1] = {TEXTOID};
+	Datum		values[1];
+	char	   *lower;
+	bool		upper = false;
+	bool		word = true;
+
+	for (const char *p = cluster; *p; p++)
+	{
+		upper |= (*p != pg_tolower((unsigned char) *p));
+		word &= (isalnum((unsigned char) *p) || *p == '_' || *p == '-' || *p == '.');
+	}
+	if (!upper)
+		return hint;
+	lower = pstrdup(cluster);
+	for (char *p = lower; *p; p++)
+		*p = pg_tolower((unsigned char) *p);
+	values[0] = CStringGetTextDatum(lower);
+	if (SPI_execute_with_args("SELECT 1 FROM acmetrace.clusters WHERE cluster = $1",
+							  1, types, values, NULL, true, 1) == SPI_OK_SELECT && SPI_processed > 0)
+		return psprintf("Cluster names are case-sensitive: did you mean \"%s\"? %s", lower, hint);
+	return word ? psprintf("Cluster names are case-sensitive (the loaders' are lower case). %s", hint) : hint;
+}
+
+/*
  * acmetrace_internal.known_cluster(cluster, metric): true, or the uniform
  * error for a cluster that is not loaded (42704, hint listing the loaded
  * ones).  NULL cluster means every cluster: true.  With a metric, loaded
@@ -154,6 +186,7 @@ acmetrace_known_cluster(PG_FUNCTION_ARGS)
 		else
 			hint = psprintf("No cluster holds %s samples: load a utilization file (see the README).", metric);
 	}
+	hint = case_hint(cluster, hint);
 	/* SPI_finish frees what was built in its context: keep copies */
 	msg = MemoryContextStrdup(caller, msg);
 	hint = MemoryContextStrdup(caller, hint);

@@ -4,7 +4,8 @@
 -- cluster the all-types line (type 'all') and one line per type; `jobs` is
 -- how many jobs a line is made of.
 CREATE FUNCTION acmetrace_internal.duration_cdf_scan(cluster text DEFAULT NULL,
-                                       thresholds double precision[] DEFAULT acmetrace.powers_of_two(0, 21))
+                                       thresholds double precision[] DEFAULT acmetrace.powers_of_two(0, 21),
+        since timestamptz DEFAULT NULL, until timestamptz DEFAULT NULL)
 RETURNS TABLE (cluster text, type text, duration_s double precision, jobs bigint, cdf_pct numeric)
 LANGUAGE sql STABLE PARALLEL SAFE
 AS $$
@@ -13,13 +14,15 @@ AS $$
                    count(j.duration) AS n, acmetrace.cdf_at(j.duration::float8, thresholds) AS cdf
               FROM acmetrace.jobs j
              WHERE acmetrace_internal.known_cluster(duration_cdf_scan.cluster)
+               AND (duration_cdf_scan.since IS NULL OR j.submit_time >= duration_cdf_scan.since)
+               AND (duration_cdf_scan.until IS NULL OR j.submit_time < duration_cdf_scan.until)
                AND j.gpu_num > 0 AND (duration_cdf_scan.cluster IS NULL OR j.cluster = duration_cdf_scan.cluster)
              GROUP BY GROUPING SETS ((j.cluster), (j.cluster, j.type))) g,
            unnest(thresholds, g.cdf) u(x, p)
      WHERE g.cdf IS NOT NULL
      ORDER BY g.cluster COLLATE "C", g.total DESC, g.type COLLATE "C", u.x
 $$;
-COMMENT ON FUNCTION acmetrace_internal.duration_cdf_scan(text, double precision[]) IS
+COMMENT ON FUNCTION acmetrace_internal.duration_cdf_scan(text, double precision[], timestamptz, timestamptz) IS
   'The scan path of acmetrace.duration_cdf: reads acmetrace.jobs.';
 
 -- A CDF line per cluster (all types: type 'all') and per type, from value
@@ -43,28 +46,30 @@ AS $$
      ORDER BY l.cluster COLLATE "C", l.all_types DESC, l.type COLLATE "C", u.x
 $$;
 
-CREATE FUNCTION acmetrace_internal.duration_cdf_run(a1 text, a2 double precision[])
+CREATE FUNCTION acmetrace_internal.duration_cdf_run(a1 text, a2 double precision[], a_since timestamptz, a_until timestamptz)
 RETURNS TABLE (cluster text, type text, duration_s double precision, jobs bigint, cdf_pct numeric)
 LANGUAGE plpgsql STABLE PARALLEL SAFE
 AS $$
 BEGIN
-    IF acmetrace_internal.summarized(a1) AND acmetrace_internal.plain_thresholds(a2) THEN
+    PERFORM acmetrace_internal.check_window(a_since, a_until);
+    IF a_since IS NULL AND a_until IS NULL AND acmetrace_internal.summarized(a1) AND acmetrace_internal.plain_thresholds(a2) THEN
         RETURN QUERY SELECT * FROM acmetrace_internal.duration_cdf_summary(a1, a2);
     ELSE
-        RETURN QUERY SELECT * FROM acmetrace_internal.duration_cdf_scan(a1, a2);
+        RETURN QUERY SELECT * FROM acmetrace_internal.duration_cdf_scan(a1, a2, a_since, a_until);
     END IF;
 END
 $$;
-COMMENT ON FUNCTION acmetrace_internal.duration_cdf_run(text, double precision[]) IS
+COMMENT ON FUNCTION acmetrace_internal.duration_cdf_run(text, double precision[], timestamptz, timestamptz) IS
   'acmetrace.duration_cdf: from the summaries when they can answer, else the scan.';
 
 CREATE FUNCTION acmetrace.duration_cdf(cluster text DEFAULT NULL,
-                                       thresholds double precision[] DEFAULT acmetrace.powers_of_two(0, 21))
+                                       thresholds double precision[] DEFAULT acmetrace.powers_of_two(0, 21),
+        since timestamptz DEFAULT NULL, until timestamptz DEFAULT NULL)
 RETURNS TABLE (cluster text, type text, duration_s double precision, jobs bigint, cdf_pct numeric)
 LANGUAGE sql STABLE PARALLEL SAFE
-AS 'SELECT * FROM acmetrace_internal.duration_cdf_run($1, $2)';
-COMMENT ON FUNCTION acmetrace.duration_cdf(text, double precision[]) IS
-  'CDF (percent, 2 decimals) of the published duration of GPU jobs at each threshold (default 1, 2, 4, ... 2^21 s), per cluster (type ''all'') and per job type (NULL: jobs without a type), with the number of jobs of each line; duration_s is the threshold in seconds.';
+AS 'SELECT * FROM acmetrace_internal.duration_cdf_run($1, $2, $3, $4)';
+COMMENT ON FUNCTION acmetrace.duration_cdf(text, double precision[], timestamptz, timestamptz) IS
+  'CDF (percent, 2 decimals) of the published duration of GPU jobs at each threshold (default 1, 2, 4, ... 2^21 s), per cluster (type ''all'') and per job type (NULL: jobs without a type), with the number of jobs of each line; duration_s is the threshold in seconds. since, until: only the jobs submitted in [since, until) (NULL: open).';
 
 CREATE VIEW acmetrace.v_duration_cdf WITH (security_invoker = true) AS
     SELECT * FROM acmetrace.duration_cdf(NULL);

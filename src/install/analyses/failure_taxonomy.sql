@@ -3,7 +3,8 @@
 
 -- Rows are (category, reason) pairs plus one row with NULL category and
 -- reason for failed jobs nobody classified, so the shares add up to 100%.
-CREATE FUNCTION acmetrace_internal.failure_taxonomy_scan(cluster text DEFAULT NULL)
+CREATE FUNCTION acmetrace_internal.failure_taxonomy_scan(cluster text DEFAULT NULL,
+        since timestamptz DEFAULT NULL, until timestamptz DEFAULT NULL)
 RETURNS TABLE (cluster text, category text, reason text, jobs bigint, mean_gpus numeric,
                mean_run_s numeric, gpu_h numeric, gpu_h_pct numeric)
 LANGUAGE sql STABLE PARALLEL SAFE
@@ -17,12 +18,14 @@ AS $$
               FROM acmetrace.jobs j
               LEFT JOIN acmetrace.failure_reasons r ON r.cluster = j.cluster AND r.job_id = j.job_id
              WHERE acmetrace_internal.known_cluster(failure_taxonomy_scan.cluster)
+               AND (failure_taxonomy_scan.since IS NULL OR j.submit_time >= failure_taxonomy_scan.since)
+               AND (failure_taxonomy_scan.until IS NULL OR j.submit_time < failure_taxonomy_scan.until)
                AND (r.job_id IS NOT NULL OR j.final_state = 'FAILED')
                AND (failure_taxonomy_scan.cluster IS NULL OR j.cluster = failure_taxonomy_scan.cluster)
              GROUP BY j.cluster, r.category, r.reason) s
      ORDER BY s.cluster COLLATE "C", s.category IS NULL, s.t DESC, s.category COLLATE "C", s.reason COLLATE "C"
 $$;
-COMMENT ON FUNCTION acmetrace_internal.failure_taxonomy_scan(text) IS
+COMMENT ON FUNCTION acmetrace_internal.failure_taxonomy_scan(text, timestamptz, timestamptz) IS
   'The scan path of acmetrace.failure_taxonomy: reads acmetrace.jobs.';
 
 -- Classified jobs are few: read through the join, as the scan does; the
@@ -69,29 +72,31 @@ AS $$
      ORDER BY s.cluster COLLATE "C", s.category IS NULL, s.t DESC, s.category COLLATE "C", s.reason COLLATE "C"
 $$;
 
-CREATE FUNCTION acmetrace_internal.failure_taxonomy_run(a1 text)
+CREATE FUNCTION acmetrace_internal.failure_taxonomy_run(a1 text, a_since timestamptz, a_until timestamptz)
 RETURNS TABLE (cluster text, category text, reason text, jobs bigint, mean_gpus numeric,
                mean_run_s numeric, gpu_h numeric, gpu_h_pct numeric)
 LANGUAGE plpgsql STABLE PARALLEL SAFE
 AS $$
 BEGIN
-    IF acmetrace_internal.summarized(a1) THEN
+    PERFORM acmetrace_internal.check_window(a_since, a_until);
+    IF a_since IS NULL AND a_until IS NULL AND acmetrace_internal.summarized(a1) THEN
         RETURN QUERY SELECT * FROM acmetrace_internal.failure_taxonomy_summary(a1);
     ELSE
-        RETURN QUERY SELECT * FROM acmetrace_internal.failure_taxonomy_scan(a1);
+        RETURN QUERY SELECT * FROM acmetrace_internal.failure_taxonomy_scan(a1, a_since, a_until);
     END IF;
 END
 $$;
-COMMENT ON FUNCTION acmetrace_internal.failure_taxonomy_run(text) IS
+COMMENT ON FUNCTION acmetrace_internal.failure_taxonomy_run(text, timestamptz, timestamptz) IS
   'acmetrace.failure_taxonomy: from the summaries when they can answer, else the scan.';
 
-CREATE FUNCTION acmetrace.failure_taxonomy(cluster text DEFAULT NULL)
+CREATE FUNCTION acmetrace.failure_taxonomy(cluster text DEFAULT NULL,
+        since timestamptz DEFAULT NULL, until timestamptz DEFAULT NULL)
 RETURNS TABLE (cluster text, category text, reason text, jobs bigint, mean_gpus numeric,
                mean_run_s numeric, gpu_h numeric, gpu_h_pct numeric)
 LANGUAGE sql STABLE PARALLEL SAFE
-AS 'SELECT * FROM acmetrace_internal.failure_taxonomy_run($1)';
-COMMENT ON FUNCTION acmetrace.failure_taxonomy(text) IS
-  'The paper''s failure table per cluster: for each (category, reason) in failure_reasons, jobs, mean GPUs (2 decimals), mean published duration in seconds (3 significant digits), GPU-hours (duration x gpu_num / 3600, 2 decimals) and percent (2 decimals) of the GPU time of all classified or failed jobs. The row with NULL category and reason is failed jobs without a classification.';
+AS 'SELECT * FROM acmetrace_internal.failure_taxonomy_run($1, $2, $3)';
+COMMENT ON FUNCTION acmetrace.failure_taxonomy(text, timestamptz, timestamptz) IS
+  'The paper''s failure table per cluster: for each (category, reason) in failure_reasons, jobs, mean GPUs (2 decimals), mean published duration in seconds (3 significant digits), GPU-hours (duration x gpu_num / 3600, 2 decimals) and percent (2 decimals) of the GPU time of all classified or failed jobs. The row with NULL category and reason is failed jobs without a classification. since, until: only the jobs submitted in [since, until) (NULL: open).';
 
 CREATE VIEW acmetrace.v_failure_taxonomy WITH (security_invoker = true) AS
     SELECT * FROM acmetrace.failure_taxonomy(NULL);

@@ -2,7 +2,8 @@
 
 -- Box plot numbers as matplotlib draws them: linear-interpolated quartiles,
 -- whiskers at the most extreme values within 1.5 IQR of the box.
-CREATE FUNCTION acmetrace_internal.gpu_num_boxplot_scan(cluster text DEFAULT NULL)
+CREATE FUNCTION acmetrace_internal.gpu_num_boxplot_scan(cluster text DEFAULT NULL,
+        since timestamptz DEFAULT NULL, until timestamptz DEFAULT NULL)
 RETURNS TABLE (cluster text, type text, jobs bigint, min integer, q1 numeric,
                median numeric, q3 numeric, max integer,
                lower_whisker integer, upper_whisker integer, outliers bigint)
@@ -14,6 +15,8 @@ AS $$
           FROM acmetrace.jobs j
          WHERE acmetrace_internal.known_cluster(gpu_num_boxplot_scan.cluster)
            AND j.gpu_num > 0 AND (gpu_num_boxplot_scan.cluster IS NULL OR j.cluster = gpu_num_boxplot_scan.cluster)
+           AND ((gpu_num_boxplot_scan.since IS NULL OR j.submit_time >= gpu_num_boxplot_scan.since)
+                    AND (gpu_num_boxplot_scan.until IS NULL OR j.submit_time < gpu_num_boxplot_scan.until))
          GROUP BY GROUPING SETS ((j.cluster), (j.cluster, j.type))),
     f AS (
         SELECT q.cluster, q.type, q.total, q.p[1] AS q1, q.p[2] AS q2, q.p[3] AS q3,
@@ -27,10 +30,12 @@ AS $$
            count(*) FILTER (WHERE j.gpu_num < f.lo_fence OR j.gpu_num > f.hi_fence)
       FROM f
       JOIN acmetrace.jobs j ON j.cluster = f.cluster AND (f.total = 1 OR j.type IS NOT DISTINCT FROM f.type) AND j.gpu_num > 0
+                           AND ((gpu_num_boxplot_scan.since IS NULL OR j.submit_time >= gpu_num_boxplot_scan.since)
+                    AND (gpu_num_boxplot_scan.until IS NULL OR j.submit_time < gpu_num_boxplot_scan.until))
      GROUP BY f.cluster, f.total, f.type, f.q1, f.q2, f.q3
      ORDER BY f.cluster COLLATE "C", f.total DESC, f.type COLLATE "C"
 $$;
-COMMENT ON FUNCTION acmetrace_internal.gpu_num_boxplot_scan(text) IS
+COMMENT ON FUNCTION acmetrace_internal.gpu_num_boxplot_scan(text, timestamptz, timestamptz) IS
   'The scan path of acmetrace.gpu_num_boxplot: reads acmetrace.jobs.';
 
 CREATE FUNCTION acmetrace_internal.gpu_num_boxplot_summary(cluster text)
@@ -67,31 +72,33 @@ AS $$
      ORDER BY f.cluster COLLATE "C", f.total DESC, f.type COLLATE "C"
 $$;
 
-CREATE FUNCTION acmetrace_internal.gpu_num_boxplot_run(a1 text)
+CREATE FUNCTION acmetrace_internal.gpu_num_boxplot_run(a1 text, a_since timestamptz, a_until timestamptz)
 RETURNS TABLE (cluster text, type text, jobs bigint, min integer, q1 numeric,
                median numeric, q3 numeric, max integer,
                lower_whisker integer, upper_whisker integer, outliers bigint)
 LANGUAGE plpgsql STABLE PARALLEL SAFE
 AS $$
 BEGIN
-    IF acmetrace_internal.summarized(a1) THEN
+    PERFORM acmetrace_internal.check_window(a_since, a_until);
+    IF a_since IS NULL AND a_until IS NULL AND acmetrace_internal.summarized(a1) THEN
         RETURN QUERY SELECT * FROM acmetrace_internal.gpu_num_boxplot_summary(a1);
     ELSE
-        RETURN QUERY SELECT * FROM acmetrace_internal.gpu_num_boxplot_scan(a1);
+        RETURN QUERY SELECT * FROM acmetrace_internal.gpu_num_boxplot_scan(a1, a_since, a_until);
     END IF;
 END
 $$;
-COMMENT ON FUNCTION acmetrace_internal.gpu_num_boxplot_run(text) IS
+COMMENT ON FUNCTION acmetrace_internal.gpu_num_boxplot_run(text, timestamptz, timestamptz) IS
   'acmetrace.gpu_num_boxplot: from the summaries when they can answer, else the scan.';
 
-CREATE FUNCTION acmetrace.gpu_num_boxplot(cluster text DEFAULT NULL)
+CREATE FUNCTION acmetrace.gpu_num_boxplot(cluster text DEFAULT NULL,
+        since timestamptz DEFAULT NULL, until timestamptz DEFAULT NULL)
 RETURNS TABLE (cluster text, type text, jobs bigint, min integer, q1 numeric,
                median numeric, q3 numeric, max integer,
                lower_whisker integer, upper_whisker integer, outliers bigint)
 LANGUAGE sql STABLE PARALLEL SAFE
-AS 'SELECT * FROM acmetrace_internal.gpu_num_boxplot_run($1)';
-COMMENT ON FUNCTION acmetrace.gpu_num_boxplot(text) IS
-  'GPU count of GPU jobs per cluster and type (first type ''all'': every GPU job; NULL: jobs without a type) as box-plot numbers: min, quartiles (linear interpolation, as percentile_cont and numpy; 2 decimals), max, whiskers at the most extreme gpu_num within 1.5 IQR of the box, and the number of jobs outside them.';
+AS 'SELECT * FROM acmetrace_internal.gpu_num_boxplot_run($1, $2, $3)';
+COMMENT ON FUNCTION acmetrace.gpu_num_boxplot(text, timestamptz, timestamptz) IS
+  'GPU count of GPU jobs per cluster and type (first type ''all'': every GPU job; NULL: jobs without a type) as box-plot numbers: min, quartiles (linear interpolation, as percentile_cont and numpy; 2 decimals), max, whiskers at the most extreme gpu_num within 1.5 IQR of the box, and the number of jobs outside them. since, until: only the jobs submitted in [since, until) (NULL: open).';
 
 CREATE VIEW acmetrace.v_gpu_num_boxplot WITH (security_invoker = true) AS
     SELECT * FROM acmetrace.gpu_num_boxplot(NULL);

@@ -1,7 +1,8 @@
 -- acmetrace.gpu_num_cdf: CDF of GPU count, by jobs and by GPU time.
 
 CREATE FUNCTION acmetrace_internal.gpu_num_cdf_scan(cluster text DEFAULT NULL,
-                                      thresholds double precision[] DEFAULT acmetrace.steps(0, 1024, 1))
+                                      thresholds double precision[] DEFAULT acmetrace.steps(0, 1024, 1),
+        since timestamptz DEFAULT NULL, until timestamptz DEFAULT NULL)
 RETURNS TABLE (cluster text, gpu_num double precision, jobs bigint, job_pct numeric, gpu_h_pct numeric)
 LANGUAGE sql STABLE PARALLEL SAFE
 AS $$
@@ -11,12 +12,14 @@ SELECT g.cluster, u.x, g.n, round(u.jobs::numeric, 2), round(u.gpu_time::numeric
                acmetrace.weighted_cdf_at(j.gpu_num, j.gpu_num * j.duration::float8, thresholds) AS gpu_time
           FROM acmetrace.jobs j
          WHERE acmetrace_internal.known_cluster(gpu_num_cdf_scan.cluster)
+               AND (gpu_num_cdf_scan.since IS NULL OR j.submit_time >= gpu_num_cdf_scan.since)
+               AND (gpu_num_cdf_scan.until IS NULL OR j.submit_time < gpu_num_cdf_scan.until)
            AND j.gpu_num > 0 AND (gpu_num_cdf_scan.cluster IS NULL OR j.cluster = gpu_num_cdf_scan.cluster)
          GROUP BY j.cluster) g,
        unnest(thresholds, g.jobs, g.gpu_time) u(x, jobs, gpu_time)
  ORDER BY g.cluster COLLATE "C", u.x
 $$;
-COMMENT ON FUNCTION acmetrace_internal.gpu_num_cdf_scan(text, double precision[]) IS
+COMMENT ON FUNCTION acmetrace_internal.gpu_num_cdf_scan(text, double precision[], timestamptz, timestamptz) IS
   'The scan path of acmetrace.gpu_num_cdf: reads acmetrace.jobs.';
 
 CREATE FUNCTION acmetrace_internal.gpu_num_cdf_summary(cluster text, thresholds double precision[])
@@ -48,28 +51,30 @@ AS $$
      ORDER BY t.cluster COLLATE "C", u.x
 $$;
 
-CREATE FUNCTION acmetrace_internal.gpu_num_cdf_run(a1 text, a2 double precision[])
+CREATE FUNCTION acmetrace_internal.gpu_num_cdf_run(a1 text, a2 double precision[], a_since timestamptz, a_until timestamptz)
 RETURNS TABLE (cluster text, gpu_num double precision, jobs bigint, job_pct numeric, gpu_h_pct numeric)
 LANGUAGE plpgsql STABLE PARALLEL SAFE
 AS $$
 BEGIN
-    IF acmetrace_internal.summarized(a1) AND acmetrace_internal.plain_thresholds(a2) THEN
+    PERFORM acmetrace_internal.check_window(a_since, a_until);
+    IF a_since IS NULL AND a_until IS NULL AND acmetrace_internal.summarized(a1) AND acmetrace_internal.plain_thresholds(a2) THEN
         RETURN QUERY SELECT * FROM acmetrace_internal.gpu_num_cdf_summary(a1, a2);
     ELSE
-        RETURN QUERY SELECT * FROM acmetrace_internal.gpu_num_cdf_scan(a1, a2);
+        RETURN QUERY SELECT * FROM acmetrace_internal.gpu_num_cdf_scan(a1, a2, a_since, a_until);
     END IF;
 END
 $$;
-COMMENT ON FUNCTION acmetrace_internal.gpu_num_cdf_run(text, double precision[]) IS
+COMMENT ON FUNCTION acmetrace_internal.gpu_num_cdf_run(text, double precision[], timestamptz, timestamptz) IS
   'acmetrace.gpu_num_cdf: from the summaries when they can answer, else the scan.';
 
 CREATE FUNCTION acmetrace.gpu_num_cdf(cluster text DEFAULT NULL,
-                                      thresholds double precision[] DEFAULT acmetrace.steps(0, 1024, 1))
+                                      thresholds double precision[] DEFAULT acmetrace.steps(0, 1024, 1),
+        since timestamptz DEFAULT NULL, until timestamptz DEFAULT NULL)
 RETURNS TABLE (cluster text, gpu_num double precision, jobs bigint, job_pct numeric, gpu_h_pct numeric)
 LANGUAGE sql STABLE PARALLEL SAFE
-AS 'SELECT * FROM acmetrace_internal.gpu_num_cdf_run($1, $2)';
-COMMENT ON FUNCTION acmetrace.gpu_num_cdf(text, double precision[]) IS
-  'CDF of GPU count over GPU jobs, by job count and weighted by GPU time (gpu_num x published duration, as the notebook), at each threshold gpu_num (default 0..1024), in percent with 2 decimals, with the number of jobs.';
+AS 'SELECT * FROM acmetrace_internal.gpu_num_cdf_run($1, $2, $3, $4)';
+COMMENT ON FUNCTION acmetrace.gpu_num_cdf(text, double precision[], timestamptz, timestamptz) IS
+  'CDF of GPU count over GPU jobs, by job count and weighted by GPU time (gpu_num x published duration, as the notebook), at each threshold gpu_num (default 0..1024), in percent with 2 decimals, with the number of jobs. since, until: only the jobs submitted in [since, until) (NULL: open).';
 
 CREATE VIEW acmetrace.v_gpu_num_cdf WITH (security_invoker = true) AS
     SELECT * FROM acmetrace.gpu_num_cdf(NULL);

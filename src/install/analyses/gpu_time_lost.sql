@@ -1,7 +1,8 @@
 -- acmetrace.gpu_time_lost: GPU time burned by jobs that failed or were
 -- cancelled.
 
-CREATE FUNCTION acmetrace_internal.gpu_time_lost_scan(cluster text DEFAULT NULL)
+CREATE FUNCTION acmetrace_internal.gpu_time_lost_scan(cluster text DEFAULT NULL,
+        since timestamptz DEFAULT NULL, until timestamptz DEFAULT NULL)
 RETURNS TABLE (cluster text, type text, jobs bigint, gpu_h numeric, failed_gpu_h numeric,
                cancelled_gpu_h numeric, failed_gpu_h_pct numeric, cancelled_gpu_h_pct numeric)
 LANGUAGE sql STABLE PARALLEL SAFE
@@ -15,11 +16,13 @@ AS $$
                    coalesce(sum(j.duration * j.gpu_num) FILTER (WHERE j.final_state = 'CANCELLED'), 0) AS c
               FROM acmetrace.jobs j
              WHERE acmetrace_internal.known_cluster(gpu_time_lost_scan.cluster)
+               AND (gpu_time_lost_scan.since IS NULL OR j.submit_time >= gpu_time_lost_scan.since)
+               AND (gpu_time_lost_scan.until IS NULL OR j.submit_time < gpu_time_lost_scan.until)
                AND j.gpu_num > 0 AND (gpu_time_lost_scan.cluster IS NULL OR j.cluster = gpu_time_lost_scan.cluster)
              GROUP BY GROUPING SETS ((j.cluster), (j.cluster, j.type))) s
      ORDER BY s.cluster COLLATE "C", s.total DESC, s.type COLLATE "C"
 $$;
-COMMENT ON FUNCTION acmetrace_internal.gpu_time_lost_scan(text) IS
+COMMENT ON FUNCTION acmetrace_internal.gpu_time_lost_scan(text, timestamptz, timestamptz) IS
   'The scan path of acmetrace.gpu_time_lost: reads acmetrace.jobs.';
 
 CREATE FUNCTION acmetrace_internal.gpu_time_lost_summary(cluster text)
@@ -41,29 +44,31 @@ AS $$
      ORDER BY s.cluster COLLATE "C", s.total DESC, s.type COLLATE "C"
 $$;
 
-CREATE FUNCTION acmetrace_internal.gpu_time_lost_run(a1 text)
+CREATE FUNCTION acmetrace_internal.gpu_time_lost_run(a1 text, a_since timestamptz, a_until timestamptz)
 RETURNS TABLE (cluster text, type text, jobs bigint, gpu_h numeric, failed_gpu_h numeric,
                cancelled_gpu_h numeric, failed_gpu_h_pct numeric, cancelled_gpu_h_pct numeric)
 LANGUAGE plpgsql STABLE PARALLEL SAFE
 AS $$
 BEGIN
-    IF acmetrace_internal.summarized(a1) THEN
+    PERFORM acmetrace_internal.check_window(a_since, a_until);
+    IF a_since IS NULL AND a_until IS NULL AND acmetrace_internal.summarized(a1) THEN
         RETURN QUERY SELECT * FROM acmetrace_internal.gpu_time_lost_summary(a1);
     ELSE
-        RETURN QUERY SELECT * FROM acmetrace_internal.gpu_time_lost_scan(a1);
+        RETURN QUERY SELECT * FROM acmetrace_internal.gpu_time_lost_scan(a1, a_since, a_until);
     END IF;
 END
 $$;
-COMMENT ON FUNCTION acmetrace_internal.gpu_time_lost_run(text) IS
+COMMENT ON FUNCTION acmetrace_internal.gpu_time_lost_run(text, timestamptz, timestamptz) IS
   'acmetrace.gpu_time_lost: from the summaries when they can answer, else the scan.';
 
-CREATE FUNCTION acmetrace.gpu_time_lost(cluster text DEFAULT NULL)
+CREATE FUNCTION acmetrace.gpu_time_lost(cluster text DEFAULT NULL,
+        since timestamptz DEFAULT NULL, until timestamptz DEFAULT NULL)
 RETURNS TABLE (cluster text, type text, jobs bigint, gpu_h numeric, failed_gpu_h numeric,
                cancelled_gpu_h numeric, failed_gpu_h_pct numeric, cancelled_gpu_h_pct numeric)
 LANGUAGE sql STABLE PARALLEL SAFE
-AS 'SELECT * FROM acmetrace_internal.gpu_time_lost_run($1)';
-COMMENT ON FUNCTION acmetrace.gpu_time_lost(text) IS
-  'Per cluster and job type (first type ''all'': every GPU job; NULL: jobs without a type): GPU jobs, GPU-hours (duration x gpu_num / 3600, 2 decimals) of all of them, of failed ones (TIMEOUT and NODE_FAIL included) and of cancelled ones, and the failed and cancelled GPU-hours as percents of all (2 decimals).';
+AS 'SELECT * FROM acmetrace_internal.gpu_time_lost_run($1, $2, $3)';
+COMMENT ON FUNCTION acmetrace.gpu_time_lost(text, timestamptz, timestamptz) IS
+  'Per cluster and job type (first type ''all'': every GPU job; NULL: jobs without a type): GPU jobs, GPU-hours (duration x gpu_num / 3600, 2 decimals) of all of them, of failed ones (TIMEOUT and NODE_FAIL included) and of cancelled ones, and the failed and cancelled GPU-hours as percents of all (2 decimals). since, until: only the jobs submitted in [since, until) (NULL: open).';
 
 CREATE VIEW acmetrace.v_gpu_time_lost WITH (security_invoker = true) AS
     SELECT * FROM acmetrace.gpu_time_lost(NULL);

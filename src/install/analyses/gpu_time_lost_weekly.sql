@@ -4,8 +4,10 @@
 -- Weeks start on Monday in the cluster's own time zone (acmetrace.clusters).
 -- A week is partial when the cluster's trace (its first to its last
 -- submission) does not cover all of it: its first and last weeks, and the
--- weeks after the last submission in which long jobs still ended.
-CREATE FUNCTION acmetrace_internal.gpu_time_lost_weekly_scan(cluster text DEFAULT NULL)
+-- weeks after the last submission in which long jobs still ended.  With a
+-- window, the trace is the window's jobs.
+CREATE FUNCTION acmetrace_internal.gpu_time_lost_weekly_scan(cluster text DEFAULT NULL,
+        since timestamptz DEFAULT NULL, until timestamptz DEFAULT NULL)
 RETURNS TABLE (cluster text, week date, jobs bigint, gpu_h numeric, failed_gpu_h numeric,
                cancelled_gpu_h numeric, failed_gpu_h_pct numeric, cancelled_gpu_h_pct numeric, partial boolean)
 LANGUAGE sql STABLE PARALLEL SAFE
@@ -25,14 +27,18 @@ AS $$
              WHERE acmetrace_internal.known_cluster(gpu_time_lost_weekly_scan.cluster)
                AND j.gpu_num > 0 AND j.end_time IS NOT NULL
                AND (gpu_time_lost_weekly_scan.cluster IS NULL OR j.cluster = gpu_time_lost_weekly_scan.cluster)
+               AND ((gpu_time_lost_weekly_scan.since IS NULL OR j.submit_time >= gpu_time_lost_weekly_scan.since)
+                    AND (gpu_time_lost_weekly_scan.until IS NULL OR j.submit_time < gpu_time_lost_weekly_scan.until))
              GROUP BY j.cluster, c.time_zone, 3) s
       JOIN (SELECT a.cluster, min(a.submit_time) AS first_submit, max(a.submit_time) AS last_submit
               FROM acmetrace.jobs a
-             WHERE gpu_time_lost_weekly_scan.cluster IS NULL OR a.cluster = gpu_time_lost_weekly_scan.cluster
+             WHERE (gpu_time_lost_weekly_scan.cluster IS NULL OR a.cluster = gpu_time_lost_weekly_scan.cluster)
+               AND ((gpu_time_lost_weekly_scan.since IS NULL OR a.submit_time >= gpu_time_lost_weekly_scan.since)
+                    AND (gpu_time_lost_weekly_scan.until IS NULL OR a.submit_time < gpu_time_lost_weekly_scan.until))
              GROUP BY a.cluster) span ON span.cluster = s.cluster
      ORDER BY s.cluster COLLATE "C", s.week
 $$;
-COMMENT ON FUNCTION acmetrace_internal.gpu_time_lost_weekly_scan(text) IS
+COMMENT ON FUNCTION acmetrace_internal.gpu_time_lost_weekly_scan(text, timestamptz, timestamptz) IS
   'The scan path of acmetrace.gpu_time_lost_weekly: reads acmetrace.jobs.';
 
 CREATE FUNCTION acmetrace_internal.gpu_time_lost_weekly_summary(cluster text)
@@ -59,29 +65,31 @@ AS $$
      ORDER BY s.cluster COLLATE "C", s.week
 $$;
 
-CREATE FUNCTION acmetrace_internal.gpu_time_lost_weekly_run(a1 text)
+CREATE FUNCTION acmetrace_internal.gpu_time_lost_weekly_run(a1 text, a_since timestamptz, a_until timestamptz)
 RETURNS TABLE (cluster text, week date, jobs bigint, gpu_h numeric, failed_gpu_h numeric,
                cancelled_gpu_h numeric, failed_gpu_h_pct numeric, cancelled_gpu_h_pct numeric, partial boolean)
 LANGUAGE plpgsql STABLE PARALLEL SAFE
 AS $$
 BEGIN
-    IF acmetrace_internal.summarized(a1) THEN
+    PERFORM acmetrace_internal.check_window(a_since, a_until);
+    IF a_since IS NULL AND a_until IS NULL AND acmetrace_internal.summarized(a1) THEN
         RETURN QUERY SELECT * FROM acmetrace_internal.gpu_time_lost_weekly_summary(a1);
     ELSE
-        RETURN QUERY SELECT * FROM acmetrace_internal.gpu_time_lost_weekly_scan(a1);
+        RETURN QUERY SELECT * FROM acmetrace_internal.gpu_time_lost_weekly_scan(a1, a_since, a_until);
     END IF;
 END
 $$;
-COMMENT ON FUNCTION acmetrace_internal.gpu_time_lost_weekly_run(text) IS
+COMMENT ON FUNCTION acmetrace_internal.gpu_time_lost_weekly_run(text, timestamptz, timestamptz) IS
   'acmetrace.gpu_time_lost_weekly: from the summaries when they can answer, else the scan.';
 
-CREATE FUNCTION acmetrace.gpu_time_lost_weekly(cluster text DEFAULT NULL)
+CREATE FUNCTION acmetrace.gpu_time_lost_weekly(cluster text DEFAULT NULL,
+        since timestamptz DEFAULT NULL, until timestamptz DEFAULT NULL)
 RETURNS TABLE (cluster text, week date, jobs bigint, gpu_h numeric, failed_gpu_h numeric,
                cancelled_gpu_h numeric, failed_gpu_h_pct numeric, cancelled_gpu_h_pct numeric, partial boolean)
 LANGUAGE sql STABLE PARALLEL SAFE
-AS 'SELECT * FROM acmetrace_internal.gpu_time_lost_weekly_run($1)';
-COMMENT ON FUNCTION acmetrace.gpu_time_lost_weekly(text) IS
-  'Per cluster and week (Monday, in the cluster''s time zone) in which GPU jobs ended: jobs, GPU-hours (duration x gpu_num / 3600, 2 decimals) of all, failed and cancelled jobs, the failed and cancelled GPU-hours as percents of all (2 decimals), and partial: the week is not wholly within the cluster''s first to last submission. Jobs without end_time are left out.';
+AS 'SELECT * FROM acmetrace_internal.gpu_time_lost_weekly_run($1, $2, $3)';
+COMMENT ON FUNCTION acmetrace.gpu_time_lost_weekly(text, timestamptz, timestamptz) IS
+  'Per cluster and week (Monday, in the cluster''s time zone) in which GPU jobs ended: jobs, GPU-hours (duration x gpu_num / 3600, 2 decimals) of all, failed and cancelled jobs, the failed and cancelled GPU-hours as percents of all (2 decimals), and partial: the week is not wholly within the cluster''s first to last submission. Jobs without end_time are left out. since, until: only the jobs submitted in [since, until) (NULL: open).';
 
 CREATE VIEW acmetrace.v_gpu_time_lost_weekly WITH (security_invoker = true) AS
     SELECT * FROM acmetrace.gpu_time_lost_weekly(NULL);

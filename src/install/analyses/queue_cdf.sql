@@ -2,7 +2,8 @@
 
 CREATE FUNCTION acmetrace_internal.queue_cdf_scan(cluster text DEFAULT NULL,
                                     thresholds double precision[] DEFAULT '{0}' || acmetrace.powers_of_two(0, 21),
-                                    all_jobs boolean DEFAULT false)
+                                    all_jobs boolean DEFAULT false,
+        since timestamptz DEFAULT NULL, until timestamptz DEFAULT NULL)
 RETURNS TABLE (cluster text, type text, queue_s double precision, jobs bigint, cdf_pct numeric)
 LANGUAGE sql STABLE PARALLEL SAFE
 AS $$
@@ -11,6 +12,8 @@ AS $$
                    count(*) AS n, acmetrace.cdf_at(j.wait_s, thresholds) AS cdf
               FROM acmetrace.jobs j
              WHERE acmetrace_internal.known_cluster(queue_cdf_scan.cluster)
+               AND (queue_cdf_scan.since IS NULL OR j.submit_time >= queue_cdf_scan.since)
+               AND (queue_cdf_scan.until IS NULL OR j.submit_time < queue_cdf_scan.until)
                AND j.wait_s >= 0 AND (j.gpu_num > 0 OR coalesce(all_jobs, false))
                AND (queue_cdf_scan.cluster IS NULL OR j.cluster = queue_cdf_scan.cluster)
              GROUP BY GROUPING SETS ((j.cluster), (j.cluster, j.type))) g,
@@ -18,7 +21,7 @@ AS $$
      WHERE g.cdf IS NOT NULL
      ORDER BY g.cluster COLLATE "C", g.total DESC, g.type COLLATE "C", u.x
 $$;
-COMMENT ON FUNCTION acmetrace_internal.queue_cdf_scan(text, double precision[], boolean) IS
+COMMENT ON FUNCTION acmetrace_internal.queue_cdf_scan(text, double precision[], boolean, timestamptz, timestamptz) IS
   'The scan path of acmetrace.queue_cdf: reads acmetrace.jobs.';
 
 CREATE FUNCTION acmetrace_internal.queue_cdf_summary(cluster text, thresholds double precision[])
@@ -44,29 +47,31 @@ AS $$
      ORDER BY l.cluster COLLATE "C", l.total DESC, l.type COLLATE "C", u.x
 $$;
 
-CREATE FUNCTION acmetrace_internal.queue_cdf_run(a1 text, a2 double precision[], a3 boolean)
+CREATE FUNCTION acmetrace_internal.queue_cdf_run(a1 text, a2 double precision[], a3 boolean, a_since timestamptz, a_until timestamptz)
 RETURNS TABLE (cluster text, type text, queue_s double precision, jobs bigint, cdf_pct numeric)
 LANGUAGE plpgsql STABLE PARALLEL SAFE
 AS $$
 BEGIN
-    IF acmetrace_internal.summarized(a1) AND acmetrace_internal.plain_thresholds(a2) AND NOT coalesce(a3, false) THEN
+    PERFORM acmetrace_internal.check_window(a_since, a_until);
+    IF a_since IS NULL AND a_until IS NULL AND acmetrace_internal.summarized(a1) AND acmetrace_internal.plain_thresholds(a2) AND NOT coalesce(a3, false) THEN
         RETURN QUERY SELECT * FROM acmetrace_internal.queue_cdf_summary(a1, a2);
     ELSE
-        RETURN QUERY SELECT * FROM acmetrace_internal.queue_cdf_scan(a1, a2, a3);
+        RETURN QUERY SELECT * FROM acmetrace_internal.queue_cdf_scan(a1, a2, a3, a_since, a_until);
     END IF;
 END
 $$;
-COMMENT ON FUNCTION acmetrace_internal.queue_cdf_run(text, double precision[], boolean) IS
+COMMENT ON FUNCTION acmetrace_internal.queue_cdf_run(text, double precision[], boolean, timestamptz, timestamptz) IS
   'acmetrace.queue_cdf: from the summaries when they can answer, else the scan.';
 
 CREATE FUNCTION acmetrace.queue_cdf(cluster text DEFAULT NULL,
                                     thresholds double precision[] DEFAULT '{0}' || acmetrace.powers_of_two(0, 21),
-                                    all_jobs boolean DEFAULT false)
+                                    all_jobs boolean DEFAULT false,
+        since timestamptz DEFAULT NULL, until timestamptz DEFAULT NULL)
 RETURNS TABLE (cluster text, type text, queue_s double precision, jobs bigint, cdf_pct numeric)
 LANGUAGE sql STABLE PARALLEL SAFE
-AS 'SELECT * FROM acmetrace_internal.queue_cdf_run($1, $2, $3)';
-COMMENT ON FUNCTION acmetrace.queue_cdf(text, double precision[], boolean) IS
-  'CDF (percent, 2 decimals) of the queueing delay (start - submit) of GPU jobs (all_jobs: every job) at each threshold (default 0, then 1, 2, 4, ... 2^21 s), per cluster (type ''all'') and per job type (NULL: jobs without a type), with the number of jobs of each line: the jobs queue_percentiles counts; queue_s is the threshold in seconds.';
+AS 'SELECT * FROM acmetrace_internal.queue_cdf_run($1, $2, $3, $4, $5)';
+COMMENT ON FUNCTION acmetrace.queue_cdf(text, double precision[], boolean, timestamptz, timestamptz) IS
+  'CDF (percent, 2 decimals) of the queueing delay (start - submit) of GPU jobs (all_jobs: every job) at each threshold (default 0, then 1, 2, 4, ... 2^21 s), per cluster (type ''all'') and per job type (NULL: jobs without a type), with the number of jobs of each line: the jobs queue_percentiles counts; queue_s is the threshold in seconds. since, until: only the jobs submitted in [since, until) (NULL: open).';
 
 CREATE VIEW acmetrace.v_queue_cdf WITH (security_invoker = true) AS
     SELECT * FROM acmetrace.queue_cdf(NULL);

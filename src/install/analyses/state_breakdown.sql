@@ -1,7 +1,8 @@
 -- acmetrace.state_breakdown: the final-state breakdown of GPU jobs, by job
 -- count and by GPU time.
 
-CREATE FUNCTION acmetrace_internal.state_breakdown_scan(cluster text DEFAULT NULL)
+CREATE FUNCTION acmetrace_internal.state_breakdown_scan(cluster text DEFAULT NULL,
+        since timestamptz DEFAULT NULL, until timestamptz DEFAULT NULL)
 RETURNS TABLE (cluster text, final_state text, jobs bigint, job_pct numeric,
                gpu_h numeric, gpu_h_pct numeric)
 LANGUAGE sql STABLE PARALLEL SAFE
@@ -14,6 +15,8 @@ AS $$
                    sum(coalesce(j.gpu_time, j.duration * j.gpu_num)) AS t
               FROM acmetrace.jobs j
              WHERE acmetrace_internal.known_cluster(state_breakdown_scan.cluster)
+               AND (state_breakdown_scan.since IS NULL OR j.submit_time >= state_breakdown_scan.since)
+               AND (state_breakdown_scan.until IS NULL OR j.submit_time < state_breakdown_scan.until)
                AND j.gpu_num > 0
                AND (state_breakdown_scan.cluster IS NULL OR j.cluster = state_breakdown_scan.cluster)
              GROUP BY j.cluster, j.final_state) s
@@ -22,7 +25,7 @@ AS $$
               array_position(ARRAY['COMPLETED', 'CANCELLED', 'FAILED'], s.final_state),
               s.final_state COLLATE "C"
 $$;
-COMMENT ON FUNCTION acmetrace_internal.state_breakdown_scan(text) IS
+COMMENT ON FUNCTION acmetrace_internal.state_breakdown_scan(text, timestamptz, timestamptz) IS
   'The scan path of acmetrace.state_breakdown: reads acmetrace.jobs.';
 
 CREATE FUNCTION acmetrace_internal.state_breakdown_summary(cluster text)
@@ -46,29 +49,31 @@ AS $$
               s.final_state COLLATE "C"
 $$;
 
-CREATE FUNCTION acmetrace_internal.state_breakdown_run(a1 text)
+CREATE FUNCTION acmetrace_internal.state_breakdown_run(a1 text, a_since timestamptz, a_until timestamptz)
 RETURNS TABLE (cluster text, final_state text, jobs bigint, job_pct numeric,
                gpu_h numeric, gpu_h_pct numeric)
 LANGUAGE plpgsql STABLE PARALLEL SAFE
 AS $$
 BEGIN
-    IF acmetrace_internal.summarized(a1) THEN
+    PERFORM acmetrace_internal.check_window(a_since, a_until);
+    IF a_since IS NULL AND a_until IS NULL AND acmetrace_internal.summarized(a1) THEN
         RETURN QUERY SELECT * FROM acmetrace_internal.state_breakdown_summary(a1);
     ELSE
-        RETURN QUERY SELECT * FROM acmetrace_internal.state_breakdown_scan(a1);
+        RETURN QUERY SELECT * FROM acmetrace_internal.state_breakdown_scan(a1, a_since, a_until);
     END IF;
 END
 $$;
-COMMENT ON FUNCTION acmetrace_internal.state_breakdown_run(text) IS
+COMMENT ON FUNCTION acmetrace_internal.state_breakdown_run(text, timestamptz, timestamptz) IS
   'acmetrace.state_breakdown: from the summaries when they can answer, else the scan.';
 
-CREATE FUNCTION acmetrace.state_breakdown(cluster text DEFAULT NULL)
+CREATE FUNCTION acmetrace.state_breakdown(cluster text DEFAULT NULL,
+        since timestamptz DEFAULT NULL, until timestamptz DEFAULT NULL)
 RETURNS TABLE (cluster text, final_state text, jobs bigint, job_pct numeric,
                gpu_h numeric, gpu_h_pct numeric)
 LANGUAGE sql STABLE PARALLEL SAFE
-AS 'SELECT * FROM acmetrace_internal.state_breakdown_run($1)';
-COMMENT ON FUNCTION acmetrace.state_breakdown(text) IS
-  'Per cluster and final state, GPU jobs (gpu_num > 0): count and percent of jobs, GPU-hours (published gpu_time, else duration * gpu_num, / 3600, 2 decimals) and percent of GPU time. TIMEOUT and NODE_FAIL count as FAILED.';
+AS 'SELECT * FROM acmetrace_internal.state_breakdown_run($1, $2, $3)';
+COMMENT ON FUNCTION acmetrace.state_breakdown(text, timestamptz, timestamptz) IS
+  'Per cluster and final state, GPU jobs (gpu_num > 0): count and percent of jobs, GPU-hours (published gpu_time, else duration * gpu_num, / 3600, 2 decimals) and percent of GPU time. TIMEOUT and NODE_FAIL count as FAILED. since, until: only the jobs submitted in [since, until) (NULL: open).';
 
 CREATE VIEW acmetrace.v_state_breakdown WITH (security_invoker = true) AS
     SELECT * FROM acmetrace.state_breakdown(NULL);

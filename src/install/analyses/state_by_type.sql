@@ -1,7 +1,8 @@
 -- acmetrace.state_by_type: final states of GPU jobs per job type.
 
 -- Final states per cluster and job type (GPU jobs).
-CREATE FUNCTION acmetrace_internal.state_by_type_scan(cluster text DEFAULT NULL)
+CREATE FUNCTION acmetrace_internal.state_by_type_scan(cluster text DEFAULT NULL,
+        since timestamptz DEFAULT NULL, until timestamptz DEFAULT NULL)
 RETURNS TABLE (cluster text, type text, final_state text, jobs bigint, job_pct numeric,
                gpu_h numeric, gpu_h_pct numeric)
 LANGUAGE sql STABLE PARALLEL SAFE
@@ -15,6 +16,8 @@ AS $$
                    coalesce(sum(j.duration * j.gpu_num), 0) AS t
               FROM acmetrace.jobs j
              WHERE acmetrace_internal.known_cluster(state_by_type_scan.cluster)
+               AND (state_by_type_scan.since IS NULL OR j.submit_time >= state_by_type_scan.since)
+               AND (state_by_type_scan.until IS NULL OR j.submit_time < state_by_type_scan.until)
                AND j.gpu_num > 0 AND (state_by_type_scan.cluster IS NULL OR j.cluster = state_by_type_scan.cluster)
              GROUP BY GROUPING SETS ((j.cluster, j.final_state), (j.cluster, j.type, j.final_state))) s
     WINDOW w AS (PARTITION BY s.cluster, s.total, s.type)
@@ -22,7 +25,7 @@ AS $$
               array_position(ARRAY['COMPLETED', 'CANCELLED', 'FAILED'], s.final_state),
               s.final_state COLLATE "C"
 $$;
-COMMENT ON FUNCTION acmetrace_internal.state_by_type_scan(text) IS
+COMMENT ON FUNCTION acmetrace_internal.state_by_type_scan(text, timestamptz, timestamptz) IS
   'The scan path of acmetrace.state_by_type: reads acmetrace.jobs.';
 
 CREATE FUNCTION acmetrace_internal.state_by_type_summary(cluster text)
@@ -46,29 +49,31 @@ AS $$
               s.final_state COLLATE "C"
 $$;
 
-CREATE FUNCTION acmetrace_internal.state_by_type_run(a1 text)
+CREATE FUNCTION acmetrace_internal.state_by_type_run(a1 text, a_since timestamptz, a_until timestamptz)
 RETURNS TABLE (cluster text, type text, final_state text, jobs bigint, job_pct numeric,
                gpu_h numeric, gpu_h_pct numeric)
 LANGUAGE plpgsql STABLE PARALLEL SAFE
 AS $$
 BEGIN
-    IF acmetrace_internal.summarized(a1) THEN
+    PERFORM acmetrace_internal.check_window(a_since, a_until);
+    IF a_since IS NULL AND a_until IS NULL AND acmetrace_internal.summarized(a1) THEN
         RETURN QUERY SELECT * FROM acmetrace_internal.state_by_type_summary(a1);
     ELSE
-        RETURN QUERY SELECT * FROM acmetrace_internal.state_by_type_scan(a1);
+        RETURN QUERY SELECT * FROM acmetrace_internal.state_by_type_scan(a1, a_since, a_until);
     END IF;
 END
 $$;
-COMMENT ON FUNCTION acmetrace_internal.state_by_type_run(text) IS
+COMMENT ON FUNCTION acmetrace_internal.state_by_type_run(text, timestamptz, timestamptz) IS
   'acmetrace.state_by_type: from the summaries when they can answer, else the scan.';
 
-CREATE FUNCTION acmetrace.state_by_type(cluster text DEFAULT NULL)
+CREATE FUNCTION acmetrace.state_by_type(cluster text DEFAULT NULL,
+        since timestamptz DEFAULT NULL, until timestamptz DEFAULT NULL)
 RETURNS TABLE (cluster text, type text, final_state text, jobs bigint, job_pct numeric,
                gpu_h numeric, gpu_h_pct numeric)
 LANGUAGE sql STABLE PARALLEL SAFE
-AS 'SELECT * FROM acmetrace_internal.state_by_type_run($1)';
-COMMENT ON FUNCTION acmetrace.state_by_type(text) IS
-  'Final state of GPU jobs per cluster and job type: jobs and their percent of the type''s jobs, GPU-hours (duration x gpu_num / 3600) and their percent of the type''s. GPU time in GPU-hours (2 decimals). TIMEOUT and NODE_FAIL count as FAILED; type ''all'' is every type together, NULL the jobs without a type.';
+AS 'SELECT * FROM acmetrace_internal.state_by_type_run($1, $2, $3)';
+COMMENT ON FUNCTION acmetrace.state_by_type(text, timestamptz, timestamptz) IS
+  'Final state of GPU jobs per cluster and job type: jobs and their percent of the type''s jobs, GPU-hours (duration x gpu_num / 3600) and their percent of the type''s. GPU time in GPU-hours (2 decimals). TIMEOUT and NODE_FAIL count as FAILED; type ''all'' is every type together, NULL the jobs without a type. since, until: only the jobs submitted in [since, until) (NULL: open).';
 
 CREATE VIEW acmetrace.v_state_by_type WITH (security_invoker = true) AS
     SELECT * FROM acmetrace.state_by_type(NULL);

@@ -1,6 +1,7 @@
 -- acmetrace.type_distribution: job types of GPU jobs by count and GPU time.
 
-CREATE FUNCTION acmetrace_internal.type_distribution_scan(cluster text DEFAULT NULL)
+CREATE FUNCTION acmetrace_internal.type_distribution_scan(cluster text DEFAULT NULL,
+        since timestamptz DEFAULT NULL, until timestamptz DEFAULT NULL)
 RETURNS TABLE (cluster text, type text, jobs bigint, job_pct numeric,
                gpu_h numeric, gpu_h_pct numeric)
 LANGUAGE sql STABLE PARALLEL SAFE
@@ -14,12 +15,14 @@ AS $$
                    coalesce(sum(j.duration * j.gpu_num), 0) AS t
               FROM acmetrace.jobs j
              WHERE acmetrace_internal.known_cluster(type_distribution_scan.cluster)
+               AND (type_distribution_scan.since IS NULL OR j.submit_time >= type_distribution_scan.since)
+               AND (type_distribution_scan.until IS NULL OR j.submit_time < type_distribution_scan.until)
                AND j.gpu_num > 0 AND (type_distribution_scan.cluster IS NULL OR j.cluster = type_distribution_scan.cluster)
              GROUP BY GROUPING SETS ((j.cluster), (j.cluster, j.type))) s
     WINDOW w AS (PARTITION BY s.cluster)
      ORDER BY s.cluster COLLATE "C", s.total DESC, s.n DESC, s.type COLLATE "C"
 $$;
-COMMENT ON FUNCTION acmetrace_internal.type_distribution_scan(text) IS
+COMMENT ON FUNCTION acmetrace_internal.type_distribution_scan(text, timestamptz, timestamptz) IS
   'The scan path of acmetrace.type_distribution: reads acmetrace.jobs.';
 
 CREATE FUNCTION acmetrace_internal.type_distribution_summary(cluster text)
@@ -41,29 +44,31 @@ AS $$
      ORDER BY s.cluster COLLATE "C", s.total DESC, s.n DESC, s.type COLLATE "C"
 $$;
 
-CREATE FUNCTION acmetrace_internal.type_distribution_run(a1 text)
+CREATE FUNCTION acmetrace_internal.type_distribution_run(a1 text, a_since timestamptz, a_until timestamptz)
 RETURNS TABLE (cluster text, type text, jobs bigint, job_pct numeric,
                gpu_h numeric, gpu_h_pct numeric)
 LANGUAGE plpgsql STABLE PARALLEL SAFE
 AS $$
 BEGIN
-    IF acmetrace_internal.summarized(a1) THEN
+    PERFORM acmetrace_internal.check_window(a_since, a_until);
+    IF a_since IS NULL AND a_until IS NULL AND acmetrace_internal.summarized(a1) THEN
         RETURN QUERY SELECT * FROM acmetrace_internal.type_distribution_summary(a1);
     ELSE
-        RETURN QUERY SELECT * FROM acmetrace_internal.type_distribution_scan(a1);
+        RETURN QUERY SELECT * FROM acmetrace_internal.type_distribution_scan(a1, a_since, a_until);
     END IF;
 END
 $$;
-COMMENT ON FUNCTION acmetrace_internal.type_distribution_run(text) IS
+COMMENT ON FUNCTION acmetrace_internal.type_distribution_run(text, timestamptz, timestamptz) IS
   'acmetrace.type_distribution: from the summaries when they can answer, else the scan.';
 
-CREATE FUNCTION acmetrace.type_distribution(cluster text DEFAULT NULL)
+CREATE FUNCTION acmetrace.type_distribution(cluster text DEFAULT NULL,
+        since timestamptz DEFAULT NULL, until timestamptz DEFAULT NULL)
 RETURNS TABLE (cluster text, type text, jobs bigint, job_pct numeric,
                gpu_h numeric, gpu_h_pct numeric)
 LANGUAGE sql STABLE PARALLEL SAFE
-AS 'SELECT * FROM acmetrace_internal.type_distribution_run($1)';
-COMMENT ON FUNCTION acmetrace.type_distribution(text) IS
-  'Job types of GPU jobs per cluster: jobs and percent of the cluster''s GPU jobs, GPU-hours (duration x gpu_num / 3600, 2 decimals) and percent of its GPU time. First the row of type ''all'' (every GPU job, 100%), then the most frequent type first; type NULL: jobs without a type.';
+AS 'SELECT * FROM acmetrace_internal.type_distribution_run($1, $2, $3)';
+COMMENT ON FUNCTION acmetrace.type_distribution(text, timestamptz, timestamptz) IS
+  'Job types of GPU jobs per cluster: jobs and percent of the cluster''s GPU jobs, GPU-hours (duration x gpu_num / 3600, 2 decimals) and percent of its GPU time. First the row of type ''all'' (every GPU job, 100%), then the most frequent type first; type NULL: jobs without a type. since, until: only the jobs submitted in [since, until) (NULL: open).';
 
 CREATE VIEW acmetrace.v_type_distribution WITH (security_invoker = true) AS
     SELECT * FROM acmetrace.type_distribution(NULL);

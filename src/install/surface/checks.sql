@@ -91,3 +91,17 @@ SELECT CASE WHEN x IS NULL OR x = 0 OR x IN ('Infinity', '-Infinity', 'NaN') THE
 $$;
 COMMENT ON FUNCTION acmetrace_internal.sig3(double precision) IS
   'x as numeric with 3 significant digits, but never fewer than its whole units (x >= 100 is rounded to an integer), without trailing zeros.';
+
+-- A job analysis's window [since, until) on submit_time: NULL leaves a side
+-- open; an empty or reversed window is 22023.
+CREATE FUNCTION acmetrace_internal.check_window(since timestamptz, until timestamptz)
+RETURNS boolean
+LANGUAGE sql STABLE PARALLEL SAFE
+AS $$
+    SELECT CASE WHEN since >= until
+                THEN acmetrace_internal.raise('22023', format('since must be before until, not %s and %s', since, until),
+                                              'The window is [since, until): jobs submitted at or after since and before until; NULL leaves that side open.')
+                ELSE true END
+$$;
+COMMENT ON FUNCTION acmetrace_internal.check_window(timestamptz, timestamptz) IS
+  'True when [since, until) is a window (either may be NULL: open); otherwise ERROR 22023.';
