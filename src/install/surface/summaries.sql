@@ -79,6 +79,7 @@ BEGIN
     DELETE FROM acmetrace.summary_weeks s WHERE s.cluster = cl;
     DELETE FROM acmetrace.summary_values s WHERE s.cluster = cl;
     DELETE FROM acmetrace.summary_clusters s WHERE s.cluster = cl;
+    PERFORM acmetrace_internal.timeseries_summarize(cl, force);
     SELECT c.time_zone, c.gpu_capacity INTO tz, gcap FROM acmetrace.clusters c WHERE c.cluster = cl;
     -- gone, or acmetrace.summaries off: no summaries, so the analyses scan
     -- this cluster until refresh_summaries builds them
@@ -170,6 +171,7 @@ BEGIN
     DELETE FROM acmetrace.summary_groups s WHERE NOT EXISTS (SELECT 1 FROM acmetrace.clusters c WHERE c.cluster = s.cluster);
     DELETE FROM acmetrace.summary_weeks s WHERE NOT EXISTS (SELECT 1 FROM acmetrace.clusters c WHERE c.cluster = s.cluster);
     DELETE FROM acmetrace.summary_values s WHERE NOT EXISTS (SELECT 1 FROM acmetrace.clusters c WHERE c.cluster = s.cluster);
+    PERFORM acmetrace_internal.timeseries_forget();
 END
 $$;
 COMMENT ON FUNCTION acmetrace_internal.summarize_all(boolean) IS
@@ -411,6 +413,7 @@ BEGIN
         PERFORM acmetrace_internal.delta_taken('rebuild: ' || why);
         RETURN;
     END IF;
+    PERFORM acmetrace_internal.timeseries_delta(cl, old_rows, new_rows);
 
     -- the value counts: merged
     WITH x AS (
