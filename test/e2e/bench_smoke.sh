@@ -6,7 +6,8 @@
 # utilization-at-scale section on one day of 50 GPUs (bench/utilization), the
 # append section at 40,000 and 80,000 jobs (a day of 5,000 is under the
 # quarter that makes summarize_delta rebuild), the Prometheus section at 8
-# GPUs for 2 hours (bench/prometheus, its own Prometheus), and
+# GPUs for 2 hours (bench/prometheus, its own Prometheus), the time-series
+# section on the 20,000 jobs and 8 GPUs over 2 days (bench/timeseries), and
 # every method's output equal to (or within the declared error of) the
 # reference.  Every section carries a stamp and runs on a durable server
 # (fsync = on listed); no absolute path is printed; a differing answer
@@ -32,6 +33,7 @@ if env -u PGHOST -u PGPORT -u PGDATABASE bash "$ROOT/bench/run" --jobs 20000 --u
         --multinode-jobs 20000 --multinode-util-samples 100000 \
         --utilization-days 1 --utilization-series 50 --replay-jobs 20000 \
         --append-sizes 40000,80000 --prometheus-series 8 --prometheus-hours 2 \
+        --timeseries-util-series 8 --timeseries-util-days 2 \
         --out "$OUT/BENCHMARKS.md" >"$OUT/bench.log" 2>&1; then
     ok "bench/run completes"
 else
@@ -94,6 +96,9 @@ check_eq "Prometheus section: one row (8 GPUs), samples counted, between its mar
 check_eq "prediction and replay rows timed" "$(grep -cE '\| [0-9.]+ \| [0-9]+ \| ([0-9.]+ )?\|$' <<<"$replay")" "13"
 check_eq "the FCFS-decided trace replays to its recorded starts" \
     "$(grep -oE 'replayed under FCFS on the same 1,200 GPUs: [0-9]+ start times differ' "$md" | grep -oE '[0-9]+ start')" "0 start"
+ts=$(section '^\| view \| window \| rows \| view \(ms\)')
+check_eq "timeseries: each job view for 1, 7 and 30 days, answers equal to plain SQL, between its markers" \
+    "$(grep -cE '^\| v_(hourly_allocation|daily_jobs|daily_queue) \| (1|7|30) d \| [0-9]+ \| [0-9.]+ \| [0-9.]+ \| [0-9]+x \| (yes|NO) \| (identical|equal) \|$' <<<"$ts") $(grep -c '^<!-- timeseries:\(begin\|end\) -->$' "$md")" "9 2"
 multinode=$(section '^\| analysis \| 1 node, median ms')
 check_eq "three-node section between its markers" "$(grep -c '^<!-- multinode:\(begin\|end\) -->$' "$md")" "2"
 check_eq "three-node analyses timed on both sides, outputs identical" \
