@@ -207,6 +207,10 @@ SELECT pg_temp.rebuild_differs() AS rebuild_differs;
 UPDATE acmetrace.clusters SET time_zone = 'Australia/Adelaide', gpu_capacity = 5000 WHERE cluster = 'ind';
 SELECT * FROM pg_temp.differing();
 SELECT DISTINCT capacity_gpus FROM acmetrace.v_hourly_allocation WHERE cluster = 'ind';
+-- a fixed offset given as an abbreviation (the loaders accept them)
+UPDATE acmetrace.clusters SET time_zone = 'EST' WHERE cluster = 'ind';
+SELECT * FROM pg_temp.differing();
+SELECT DISTINCT extract(hour FROM bucket AT TIME ZONE 'UTC') AS utc_hour_of_local_midnight FROM acmetrace.v_daily_jobs WHERE cluster = 'ind';
 SELECT acmetrace.drop_cluster('ber');
 SELECT * FROM pg_temp.differing();
 SELECT (SELECT count(*) FROM acmetrace.summary_hours WHERE cluster = 'ber') + (SELECT count(*) FROM acmetrace.summary_days WHERE cluster = 'ber')

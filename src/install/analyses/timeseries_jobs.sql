@@ -38,7 +38,8 @@ SET TimeZone = 'UTC'
 AS $$
 #variable_conflict use_variable
 DECLARE
-    tz text;
+    tz  text;
+    day text;
 BEGIN
     DELETE FROM acmetrace.summary_hours s WHERE s.cluster = cl;
     DELETE FROM acmetrace.summary_days s WHERE s.cluster = cl;
@@ -66,32 +67,43 @@ BEGIN
                AND j.end_time > j.start_time) x
      GROUP BY x.h;
 
+    -- a time's local day: through TimeZone (restored when the function
+    -- returns), much cheaper per row than AT TIME ZONE, which an
+    -- abbreviation (a fixed offset, as the loaders read it) needs
+    IF EXISTS (SELECT 1 FROM pg_catalog.pg_timezone_abbrevs z WHERE z.abbrev = tz AND tz <> 'UTC') THEN
+        day := format('(j.%%1$s AT TIME ZONE %L)::date', tz);
+    ELSE
+        PERFORM pg_catalog.set_config('TimeZone', tz, true);
+        day := 'j.%1$s::date';
+    END IF;
+    EXECUTE format($q$
     INSERT INTO acmetrace.summary_days (cluster, day, submitted, completed, failed, cancelled, gpu_s, failed_gpu_s,
                                         cancelled_gpu_s, waits, wait_sum, wait_vals, wait_counts)
-    SELECT cl, d.day, coalesce(s.n, 0), coalesce(e.completed, 0), coalesce(e.failed, 0), coalesce(e.cancelled, 0),
+    SELECT $1, d.day, coalesce(s.n, 0), coalesce(e.completed, 0), coalesce(e.failed, 0), coalesce(e.cancelled, 0),
            coalesce(e.gpu_s, 0), coalesce(e.failed_gpu_s, 0), coalesce(e.cancelled_gpu_s, 0),
            coalesce(w.n, 0), coalesce(w.total, 0), coalesce(w.vals, '{}'), coalesce(w.counts, '{}')
-      FROM (SELECT (j.submit_time AT TIME ZONE tz)::date AS day, count(*) AS n
-              FROM acmetrace.jobs j WHERE j.cluster = cl AND isfinite(j.submit_time) GROUP BY 1) s
+      FROM (SELECT %1$s AS day, count(*) AS n
+              FROM acmetrace.jobs j WHERE j.cluster = $1 AND isfinite(j.submit_time) GROUP BY 1) s
       FULL JOIN
-           (SELECT (j.end_time AT TIME ZONE tz)::date AS day,
+           (SELECT %2$s AS day,
                    count(*) FILTER (WHERE j.final_state = 'COMPLETED') AS completed,
                    count(*) FILTER (WHERE j.final_state = 'FAILED') AS failed,
                    count(*) FILTER (WHERE j.final_state = 'CANCELLED') AS cancelled,
                    sum(coalesce(j.gpu_time, j.duration * j.gpu_num)) FILTER (WHERE j.gpu_num > 0) AS gpu_s,
                    sum(coalesce(j.gpu_time, j.duration * j.gpu_num)) FILTER (WHERE j.gpu_num > 0 AND j.final_state = 'FAILED') AS failed_gpu_s,
                    sum(coalesce(j.gpu_time, j.duration * j.gpu_num)) FILTER (WHERE j.gpu_num > 0 AND j.final_state = 'CANCELLED') AS cancelled_gpu_s
-              FROM acmetrace.jobs j WHERE j.cluster = cl AND isfinite(j.end_time) GROUP BY 1) e USING (day)
+              FROM acmetrace.jobs j WHERE j.cluster = $1 AND isfinite(j.end_time) GROUP BY 1) e USING (day)
       FULL JOIN
            (SELECT v.day, sum(v.c)::bigint AS n, sum(v.w::numeric * v.c) AS total,
                    array_agg(v.w ORDER BY v.w) AS vals, array_agg(v.c ORDER BY v.w) AS counts
-              FROM (SELECT (j.start_time AT TIME ZONE tz)::date AS day, j.wait_s AS w, count(*) AS c
+              FROM (SELECT %3$s AS day, j.wait_s AS w, count(*) AS c
                       FROM acmetrace.jobs j
-                     WHERE j.cluster = cl AND j.gpu_num > 0 AND isfinite(j.start_time) AND isfinite(j.submit_time)
+                     WHERE j.cluster = $1 AND j.gpu_num > 0 AND isfinite(j.start_time) AND isfinite(j.submit_time)
                        AND j.wait_s >= 0
                      GROUP BY 1, 2) v
              GROUP BY v.day) w USING (day)
-      CROSS JOIN LATERAL (SELECT coalesce(s.day, e.day, w.day) AS day) d;
+      CROSS JOIN LATERAL (SELECT coalesce(s.day, e.day, w.day) AS day) d
+    $q$, format(day, 'submit_time'), format(day, 'end_time'), format(day, 'start_time')) USING cl;
 END
 $$;
 COMMENT ON FUNCTION acmetrace_internal.timeseries_summarize(text, boolean) IS
