@@ -2,7 +2,9 @@
 --
 -- acmetrace_internal.summarize(cluster) rebuilds one cluster's rows of
 -- acmetrace.summary_clusters, summary_jobs, summary_groups, summary_weeks
--- and summary_values from its jobs, in the transaction that changed them:
+-- and summary_values (and, through timeseries_summarize, the time series'
+-- summary_extents, summary_hours and summary_days; summarize_delta through
+-- timeseries_delta) from its jobs, in the transaction that changed them:
 --   * the loaders name the cluster they load (acmetrace_internal.changing)
 --     and the statement trigger on acmetrace.jobs rebuilds just that one;
 --   * a direct UPDATE or DELETE rebuilds the clusters it touched, a direct
