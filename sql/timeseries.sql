@@ -277,3 +277,24 @@ $$;
 SELECT v, pg_temp.plan_has(format('SELECT * FROM acmetrace.%I WHERE cluster = %L AND bucket BETWEEN %L AND %L',
                                   v, 'ny', '2023-03-01', '2023-03-08'), 'Index Cond: .*cluster = ''ny''') AS cluster_in_index
   FROM unnest(ARRAY['v_hourly_allocation', 'v_daily_jobs', 'v_daily_queue']) v;
+
+-- ---- 7. Readers: one with SELECT reads the views; under row-level
+-- security on acmetrace.jobs (the summaries hold every job) no rows ----
+CREATE ROLE regress_ts_reader;
+GRANT USAGE ON SCHEMA acmetrace, acmetrace_internal TO regress_ts_reader;
+GRANT SELECT ON ALL TABLES IN SCHEMA acmetrace TO regress_ts_reader;
+SET ROLE regress_ts_reader;
+SELECT (SELECT count(*) FROM acmetrace.v_hourly_allocation) > 0 AS hours, (SELECT count(*) FROM acmetrace.v_daily_jobs) > 0 AS days,
+       (SELECT count(*) FROM acmetrace.v_daily_queue) > 0 AS queue_days;
+RESET ROLE;
+ALTER TABLE acmetrace.jobs ENABLE ROW LEVEL SECURITY;
+CREATE POLICY regress_ts_ny ON acmetrace.jobs FOR SELECT TO regress_ts_reader USING (cluster = 'ny');
+SET ROLE regress_ts_reader;
+SELECT (SELECT count(*) FROM acmetrace.v_hourly_allocation) AS hours, (SELECT count(*) FROM acmetrace.v_daily_jobs) AS days,
+       (SELECT count(*) FROM acmetrace.v_daily_queue) AS queue_days;
+RESET ROLE;
+DROP POLICY regress_ts_ny ON acmetrace.jobs;
+ALTER TABLE acmetrace.jobs DISABLE ROW LEVEL SECURITY;
+REVOKE ALL ON ALL TABLES IN SCHEMA acmetrace FROM regress_ts_reader;
+REVOKE ALL ON SCHEMA acmetrace, acmetrace_internal FROM regress_ts_reader;
+DROP ROLE regress_ts_reader;
