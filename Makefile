@@ -25,7 +25,7 @@ INSTALL_SURFACE  = settings checks bins occupancy clusters load sacct philly exp
 INSTALL_ANALYSES = cluster_summary state_breakdown state_by_type type_distribution gpu_num_boxplot \
                    cancelled_by_queue gpu_time_lost gpu_time_lost_weekly queue_percentiles queue_by_occupancy \
                    duration_cdf queue_cdf gpu_num_cdf failure_taxonomy trace_comparison \
-                   util_cdf util_histogram util_polarization job_utilization usage period_summary
+                   util_cdf util_histogram util_polarization job_utilization usage period_summary timeseries_jobs
 INSTALL_SURFACE_END = views triggers
 SURFACE_PARTS = $(INSTALL_SURFACE:%=src/install/surface/%.sql) \
                 $(INSTALL_ANALYSES:%=src/install/analyses/%.sql) \

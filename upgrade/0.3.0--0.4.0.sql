@@ -451,6 +451,14 @@ RETURNS numeric
 AS 'MODULE_PATHNAME', 'acmetrace_samples_sum'
 LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
 
+-- The hour summaries stored beside each block (acmetrace.v_hourly_utilization).
+CREATE FUNCTION acmetrace_internal.samples_hours(s acmetrace.samples, day date,
+    OUT n integer[], OUT sum numeric[], OUT min double precision[], OUT max double precision[])
+AS 'MODULE_PATHNAME', 'acmetrace_samples_hours'
+LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION acmetrace_internal.samples_hours(acmetrace.samples, date) IS
+  'Per UTC hour of the day block (hours 0..23 as elements 1..24): samples, exact sum, min and max (NULL for an hour without samples); a sample outside the day is an error.';
+
 -- The long rows move into blocks: one per metric, cluster, UTC day and
 -- series.  A sample stored twice with the same value is kept once; two
 -- different values at one time stop the update (samples_agg's error).
@@ -468,20 +476,35 @@ CREATE TABLE acmetrace.utilization_blocks (
     first_ts timestamptz NOT NULL,
     last_ts  timestamptz NOT NULL,
     samples  acmetrace.samples NOT NULL,
+    hour_n   integer[] NOT NULL,
+    hour_sum numeric[] NOT NULL,
+    hour_min double precision[] NOT NULL,
+    hour_max double precision[] NOT NULL,
     PRIMARY KEY (metric, cluster, day, series)
 ) WITH (toast_tuple_target = 8160);
 COMMENT ON TABLE acmetrace.utilization_blocks IS
   'Utilization samples, one row per metric, cluster, UTC day and series (server, GPU, or Philly machine/GPU): the day''s samples compressed (acmetrace.samples) and their count, min, max, exact sum and first and last time. The key stores each sample once.';
+COMMENT ON COLUMN acmetrace.utilization_blocks.hour_n IS
+  'Samples in each UTC hour of the day, hours 0..23 as elements 1..24 (written by the trigger from samples).';
+COMMENT ON COLUMN acmetrace.utilization_blocks.hour_sum IS
+  'Exact sum of the values of each UTC hour (NULL for an hour without samples).';
+COMMENT ON COLUMN acmetrace.utilization_blocks.hour_min IS
+  'Smallest value of each UTC hour (NULL for an hour without samples).';
+COMMENT ON COLUMN acmetrace.utilization_blocks.hour_max IS
+  'Largest value of each UTC hour (NULL for an hour without samples).';
 SELECT pg_catalog.pg_extension_config_dump('acmetrace.utilization_blocks', '');
 
-INSERT INTO acmetrace.utilization_blocks (metric, cluster, day, series, n, min, max, sum, first_ts, last_ts, samples)
+INSERT INTO acmetrace.utilization_blocks (metric, cluster, day, series, n, min, max, sum, first_ts, last_ts, samples,
+                                         hour_n, hour_sum, hour_min, hour_max)
 SELECT b.metric, b.cluster, b.day, b.series, (b.i).samples, (b.i).min, (b.i).max,
-       acmetrace_internal.samples_sum(b.s), (b.i).first_ts, (b.i).last_ts, b.s
-  FROM (SELECT a.*, acmetrace.samples_info(a.s) AS i
+       acmetrace_internal.samples_sum(b.s), (b.i).first_ts, (b.i).last_ts, b.s,
+       (b.h).n, (b.h).sum, (b.h).min, (b.h).max
+  FROM (SELECT a.*, acmetrace.samples_info(a.s) AS i, acmetrace_internal.samples_hours(a.s, a.day) AS h
           FROM (SELECT upper(r.metric) AS metric, r.cluster, (r.ts AT TIME ZONE 'UTC')::date AS day, r.series,
                        acmetrace.samples_agg(r.ts, r.value) AS s
                   FROM acmetrace._utilization_0_3_rows r
-                 GROUP BY 1, 2, 3, 4) a) b
+                 GROUP BY 1, 2, 3, 4) a
+         OFFSET 0) b  -- (each block's info and hours computed once, not per field)
  WHERE b.s IS NOT NULL;
 
 DO $$

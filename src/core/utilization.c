@@ -183,3 +183,89 @@ at_day_of(int64_t us)
 {
 	return (int32_t) (us >= 0 ? us / USECS_PER_DAY : -((-us + USECS_PER_DAY - 1) / USECS_PER_DAY));
 }
+
+/* ---- per-hour summaries ---- */
+
+int
+at_hours_of(at_hours *h, int64_t day_start, const int64_t *ts, const double *v,
+			const int64_t *m, int scale, int32_t n)
+{
+	memset(h, 0, sizeof *h);
+	for (int32_t i = 0; i < n; i++)
+	{
+		int64_t		off = ts[i] - day_start;	/* no overflow: both are in PostgreSQL's range */
+		double		x;
+		int			k;
+
+		if (off < 0 || off >= USECS_PER_DAY)
+			return -1;
+		k = (int) (off / AT_USECS_PER_HOUR);
+		x = m != NULL ? (double) m[i] / at_p10[scale] : v[i];
+		if (h->n[k] == 0 || x < h->min[k])
+			h->min[k] = x;
+		if (h->n[k] == 0 || x > h->max[k])
+			h->max[k] = x;
+		h->n[k]++;
+		if (m != NULL)
+		{
+			uint64_t	lo = h->sum_lo[k] + (uint64_t) m[i];
+
+			/* 128-bit add of a sign-extended m: carry out of the low limb */
+			h->sum_hi[k] += (m[i] < 0 ? ~(uint64_t) 0 : 0) + (lo < h->sum_lo[k]);
+			h->sum_lo[k] = lo;
+		}
+	}
+	return 0;
+}
+
+void
+at_hours_sum_text(const at_hours *h, int hour, int scale, char *out, size_t outlen)
+{
+	uint64_t	lo = h->sum_lo[hour],
+				hi = h->sum_hi[hour];
+	uint32_t	limb[4];
+	char		digits[48],
+				text[64],
+			   *q = text;
+	int			nd = 0,
+				neg = (int) (hi >> 63),
+				nonzero;
+
+	if (neg)
+	{
+		lo = ~lo + 1;
+		hi = ~hi + (lo == 0);
+	}
+	limb[0] = (uint32_t) (hi >> 32);
+	limb[1] = (uint32_t) hi;
+	limb[2] = (uint32_t) (lo >> 32);
+	limb[3] = (uint32_t) lo;
+	/* decimal digits, least significant first, by long division by 10 */
+	do
+	{
+		uint64_t	r = 0;
+
+		nonzero = 0;
+		for (int k = 0; k < 4; k++)
+		{
+			uint64_t	cur = r << 32 | limb[k];
+
+			limb[k] = (uint32_t) (cur / 10);
+			r = cur % 10;
+			nonzero |= limb[k] != 0;
+		}
+		digits[nd++] = (char) ('0' + r);
+	} while (nonzero);
+	while (nd <= scale)
+		digits[nd++] = '0';
+	if (neg)
+		*q++ = '-';
+	while (nd > 0)
+	{
+		*q++ = digits[--nd];
+		if (nd == scale && nd > 0)
+			*q++ = '.';
+	}
+	*q = '\0';
+	snprintf(out, outlen, "%s", text);
+}

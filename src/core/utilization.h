@@ -86,4 +86,41 @@ extern void at_series_empty(at_series *b);
 /* The day (floor) of a time in microseconds, from the same epoch. */
 extern int32_t at_day_of(int64_t us);
 
+/*
+ * Per-hour summaries of one UTC day block (acmetrace.utilization_blocks'
+ * hour_* columns, which acmetrace.v_hourly_utilization aggregates without
+ * decoding a sample): per hour its samples, min, max (the first value met
+ * that is smallest, largest, under <, as the block's own min and max) and,
+ * for a block of scaled integers (value = m / 10^scale), the exact sum of
+ * the integers m as a 128-bit two's complement number (lo, hi); |sum| <
+ * 2^24 * 2^53, so it never wraps.
+ */
+#define AT_HOURS 24
+#define AT_USECS_PER_HOUR ((int64_t) 3600 * 1000000)
+
+typedef struct at_hours
+{
+	int32_t		n[AT_HOURS];
+	double		min[AT_HOURS];
+	double		max[AT_HOURS];
+	uint64_t	sum_lo[AT_HOURS];
+	uint64_t	sum_hi[AT_HOURS];
+} at_hours;
+
+/*
+ * The hours of n samples of the UTC day that starts at day_start (us):
+ * values v[i], or, when m is not NULL, the integers m[i] of values
+ * m[i] / 10^scale (0 <= scale <= AT_P10_MAX; v is then not read and the
+ * sums are kept).  0, or -1 when a time is outside the day (h is then
+ * incomplete).
+ */
+extern int	at_hours_of(at_hours *h, int64_t day_start, const int64_t *ts, const double *v,
+						const int64_t *m, int scale, int32_t n);
+
+/*
+ * Hour's exact sum of a block of scale scale as decimal text ("-12.50",
+ * scale digits after the point) into out[outlen] (64 bytes suffice).
+ */
+extern void at_hours_sum_text(const at_hours *h, int hour, int scale, char *out, size_t outlen);
+
 #endif

@@ -173,6 +173,101 @@ test_memory(void)
 	at_header_free(&h);
 }
 
+#define HOUR ((int64_t) 3600 * 1000000)
+
+/* Hours of a few scaled samples: counts, min, max and the exact sums. */
+static void
+test_hours_scaled(void)
+{
+	/* day 3: hour 0 twice, hour 5 once, hour 23 at its last microsecond */
+	int64_t		d = 3 * DAY,
+				ts[] = {d, d + 59 * 60 * 1000000LL, d + 5 * HOUR + 1, d + DAY - 1},
+				m[] = {-125, 250, 7, -3};
+	at_hours	h;
+	char		t[64];
+	int			empty = 1;
+
+	CHECK(at_hours_of(&h, d, ts, NULL, m, 2, 4) == 0, "hours: a day's samples are taken");
+	CHECK(h.n[0] == 2 && h.n[5] == 1 && h.n[23] == 1, "hours: samples counted in their hour");
+	for (int k = 0; k < AT_HOURS; k++)
+		if (k != 0 && k != 5 && k != 23)
+			empty &= h.n[k] == 0;
+	CHECK(empty, "hours: the other hours are empty");
+	CHECK(h.min[0] == -1.25 && h.max[0] == 2.5 && h.min[5] == 0.07 && h.max[23] == -0.03,
+		  "hours: min and max are the values m / 10^scale");
+	at_hours_sum_text(&h, 0, 2, t, sizeof t);
+	CHECK(strcmp(t, "1.25") == 0, "hours: exact sum of hour 0 (%s)", t);
+	at_hours_sum_text(&h, 23, 2, t, sizeof t);
+	CHECK(strcmp(t, "-0.03") == 0, "hours: a negative sum under 1 keeps its sign and zero (%s)", t);
+	at_hours_sum_text(&h, 1, 2, t, sizeof t);
+	CHECK(strcmp(t, "0.00") == 0, "hours: an empty hour sums to 0 (%s)", t);
+	at_hours_sum_text(&h, 5, 0, t, sizeof t);
+	CHECK(strcmp(t, "7") == 0, "hours: scale 0 has no point (%s)", t);
+	CHECK(at_hours_of(&h, d, ts, NULL, m, 2, 0) == 0 && h.n[0] == 0, "hours: no samples, no hours");
+}
+
+/* Sums past 64 bits, and times outside the day. */
+static void
+test_hours_edges(void)
+{
+	enum {N = 4096};
+	static int64_t ts[N],
+				m[N];
+	double		v[2] = {1.5, -2.5};
+	int64_t		big = ((int64_t) 1 << 53) - 1,
+				out[2] = {-1, DAY};
+	at_hours	h;
+	char		t[64];
+
+	for (int i = 0; i < N; i++)
+	{
+		ts[i] = 7 * HOUR + i;
+		m[i] = big;
+	}
+	CHECK(at_hours_of(&h, 0, ts, NULL, m, 0, N) == 0, "hours: 4096 samples of 2^53 - 1");
+	at_hours_sum_text(&h, 7, 0, t, sizeof t);
+	CHECK(strcmp(t, "36893488147419099136") == 0, "hours: a sum over 2^64 is exact (%s)", t);
+	for (int i = 0; i < N; i++)
+		m[i] = -big;
+	at_hours_of(&h, 0, ts, NULL, m, 3, N);
+	at_hours_sum_text(&h, 7, 3, t, sizeof t);
+	CHECK(strcmp(t, "-36893488147419099.136") == 0, "hours: and its negative, scaled (%s)", t);
+	CHECK(at_hours_of(&h, 0, out, v, NULL, -1, 1) == -1, "hours: a time before the day is refused");
+	CHECK(at_hours_of(&h, 0, out + 1, v, NULL, -1, 1) == -1, "hours: a time of the next day is refused");
+	CHECK(at_hours_of(&h, 0, ts, v, NULL, -1, 2) == 0 && h.n[7] == 2 && h.min[7] == -2.5 && h.max[7] == 1.5,
+		  "hours: raw doubles give counts, min and max");
+}
+
+/* An encoded block's integers, by hour: the sums add up to the block's sum. */
+static void
+test_hours_block(void)
+{
+	enum {N = 1000};
+	static int64_t ts[N],
+				m[N],
+				wts[N];
+	static double v[N];
+	static unsigned char buf[64 * N];
+	char		whole[64],
+				hour[64];
+	at_hours	h;
+	size_t		len;
+	int32_t		got;
+
+	for (int i = 0; i < N; i++)
+	{
+		ts[i] = DAY + (int64_t) i * 3 * 1000000;	/* 3 s apart: the first 50 minutes */
+		v[i] = (double) ((i * 37) % 1001) / 10.0;
+	}
+	len = at_samples_encode(ts, v, N, buf);
+	got = at_samples_window(buf, len, DAY, 2 * DAY, wts, NULL, m);
+	CHECK(got == N && at_hours_of(&h, DAY, wts, NULL, m, 1, got) == 0 && h.n[0] == N,
+		  "hours: a block decoded into integers, one hour");
+	at_samples_sum_text(buf, len, whole, sizeof whole);
+	at_hours_sum_text(&h, 0, 1, hour, sizeof hour);
+	CHECK(strcmp(whole, hour) == 0, "hours: the hour's sum is the block's (%s, %s)", hour, whole);
+}
+
 void
 test_utilization(void)
 {
@@ -182,4 +277,7 @@ test_utilization(void)
 	test_keyed();
 	test_named();
 	test_memory();
+	test_hours_scaled();
+	test_hours_edges();
+	test_hours_block();
 }

@@ -7,7 +7,8 @@
 # append section at 40,000 and 80,000 jobs (a day of 5,000 is under the
 # quarter that makes summarize_delta rebuild), the Prometheus section at 8
 # GPUs for 2 hours (bench/prometheus, its own Prometheus), the full
-# report at 20,000 jobs against the baseline report script (bench/report), and
+# report at 20,000 jobs against the baseline report script (bench/report), the
+# time-series section on the 20,000 jobs and 8 GPUs over 2 days (bench/timeseries), and
 # every method's output equal to (or within the declared error of) the
 # reference.  Every section carries a stamp and runs on a durable server
 # (fsync = on listed); no absolute path is printed; a differing answer
@@ -33,6 +34,7 @@ if env -u PGHOST -u PGPORT -u PGDATABASE bash "$ROOT/bench/run" --jobs 20000 --u
         --multinode-jobs 20000 --multinode-util-samples 100000 \
         --utilization-days 1 --utilization-series 50 --replay-jobs 20000 --report-jobs 20000 \
         --append-sizes 40000,80000 --prometheus-series 8 --prometheus-hours 2 \
+        --timeseries-util-series 8 --timeseries-util-days 2 \
         --out "$OUT/BENCHMARKS.md" >"$OUT/bench.log" 2>&1; then
     ok "bench/run completes"
 else
@@ -100,6 +102,9 @@ check_eq "report section between its markers" "$(grep -c '^<!-- report:\(begin\|
 check_eq "the report timed now and at the baseline, its tables identical to the baseline's" \
     "$(grep -cE '^\| now \| 3 \| [0-9.]+ \| [0-9.]+ \| identical \|$' <<<"$report") $(grep -cE '^\| baseline [0-9a-f]+ \| 1 \| [0-9.]+ \| 1.0 \| \|$' <<<"$report")" "1 1"
 check_eq "the report's slowest statements listed" "$(grep -c '^| [0-9.]* | `' "$md" | awk '{ print ($1 >= 2) }')" "1"
+ts=$(section '^\| view \| window \| rows \| view \(ms\)')
+check_eq "timeseries: each job view for 1, 7 and 30 days, answers equal to plain SQL, between its markers" \
+    "$(grep -cE '^\| v_(hourly_allocation|daily_jobs|daily_queue) \| (1|7|30) d \| [0-9]+ \| [0-9.]+ \| [0-9.]+ \| [0-9]+x \| (yes|NO) \| (identical|equal) \|$' <<<"$ts") $(grep -c '^<!-- timeseries:\(begin\|end\) -->$' "$md")" "9 2"
 multinode=$(section '^\| analysis \| 1 node, median ms')
 check_eq "three-node section between its markers" "$(grep -c '^<!-- multinode:\(begin\|end\) -->$' "$md")" "2"
 check_eq "three-node analyses timed on both sides, outputs identical" \

@@ -104,6 +104,18 @@ snapshot >"$OUT/after.txt" || bad "analyses fail after the update"
 # The doubled samples are kept once in the blocks, every other one as it was.
 check_eq "samples stored twice before the update, once after" \
     "$(q -c "SELECT count(*) = count(DISTINCT u::text) AND count(*) > 100 FROM acmetrace.utilization u")" t
+# The blocks made by the update carry their hour summaries: the hourly view
+# equals the plain hourly aggregate of the samples.
+check_eq "hour summaries of the updated blocks equal the samples' hourly aggregate" \
+    "$(q -c "SELECT count(*) > 0 AND count(*) = (SELECT count(*) FROM acmetrace.v_hourly_utilization)
+               AND bool_and(ok) FROM (
+             SELECT coalesce(v.samples = p.samples AND v.series = p.series AND v.mean = p.mean
+                             AND v.min = p.min AND v.max = p.max, false) AS ok
+               FROM (SELECT metric, cluster, date_trunc('hour', ts, 'UTC') AS bucket, count(*) AS samples,
+                            count(DISTINCT series) AS series, round(avg(value::numeric), 2) AS mean,
+                            min(value) AS min, max(value) AS max
+                       FROM acmetrace.utilization GROUP BY 1, 2, 3) p
+               LEFT JOIN acmetrace.v_hourly_utilization v USING (metric, cluster, bucket)) x")" t
 if cmp -s "$OUT/before.txt" "$OUT/after.txt"; then ok "stored values and analyses unchanged by the update"
 else bad "update changed stored values or analyses"; diff "$OUT/before.txt" "$OUT/after.txt" | head -20; fi
 

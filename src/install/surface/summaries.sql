@@ -2,7 +2,9 @@
 --
 -- acmetrace_internal.summarize(cluster) rebuilds one cluster's rows of
 -- acmetrace.summary_clusters, summary_jobs, summary_groups, summary_weeks
--- and summary_values from its jobs, in the transaction that changed them:
+-- and summary_values (and, through timeseries_summarize, the time series'
+-- summary_extents, summary_hours and summary_days; summarize_delta through
+-- timeseries_delta) from its jobs, in the transaction that changed them:
 --   * the loaders name the cluster they load (acmetrace_internal.changing)
 --     and the statement trigger on acmetrace.jobs rebuilds just that one;
 --   * a direct UPDATE or DELETE rebuilds the clusters it touched, a direct
@@ -80,6 +82,7 @@ BEGIN
     DELETE FROM acmetrace.summary_values s WHERE s.cluster = cl;
     DELETE FROM acmetrace.summary_clusters s WHERE s.cluster = cl;
     PERFORM acmetrace_internal.usage_summarize(cl, force);
+    PERFORM acmetrace_internal.timeseries_summarize(cl, force);
     SELECT c.time_zone, c.gpu_capacity INTO tz, gcap FROM acmetrace.clusters c WHERE c.cluster = cl;
     -- gone, or acmetrace.summaries off: no summaries, so the analyses scan
     -- this cluster until refresh_summaries builds them
@@ -172,6 +175,7 @@ BEGIN
     DELETE FROM acmetrace.summary_weeks s WHERE NOT EXISTS (SELECT 1 FROM acmetrace.clusters c WHERE c.cluster = s.cluster);
     DELETE FROM acmetrace.summary_values s WHERE NOT EXISTS (SELECT 1 FROM acmetrace.clusters c WHERE c.cluster = s.cluster);
     PERFORM acmetrace_internal.usage_prune();
+    PERFORM acmetrace_internal.timeseries_forget();
 END
 $$;
 COMMENT ON FUNCTION acmetrace_internal.summarize_all(boolean) IS
@@ -414,6 +418,7 @@ BEGIN
         RETURN;
     END IF;
     PERFORM acmetrace_internal.usage_delta(cl, old_rows, new_rows);
+    PERFORM acmetrace_internal.timeseries_delta(cl, old_rows, new_rows);
 
     -- the value counts: merged
     WITH x AS (

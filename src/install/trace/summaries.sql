@@ -95,6 +95,56 @@ $$;
 COMMENT ON TABLE acmetrace.summary_values IS
   'Exact distributions as distinct values (vals, increasing) and their counts: wait (start - submit of GPU jobs that started at or after submission) per type and cancelled or not; wait_by_occupancy per type and tenth of occupancy_capacity allocated at submission; duration per type (all_types: every type) and GPU or CPU job; the published queue per GPU or CPU job.';
 
+-- The time series of the dashboards (acmetrace.v_hourly_allocation,
+-- v_daily_jobs, v_daily_queue): additive per hour and per day, so a change
+-- of a few jobs adds and subtracts their share (timeseries_delta) and a
+-- query reads a cluster's few thousand rows, never its jobs.
+CREATE TABLE acmetrace.summary_extents (
+    cluster     text PRIMARY KEY,
+    first_event timestamptz,
+    last_event  timestamptz,
+    first_start timestamptz
+);
+COMMENT ON TABLE acmetrace.summary_extents IS
+  'One row per summarized cluster: the earliest and latest finite submit, start or end time of its jobs (what the time series cover) and the first start of a job that holds GPUs (NULL without jobs).';
+
+CREATE TABLE acmetrace.summary_hours (
+    cluster    text NOT NULL,
+    hour       timestamptz NOT NULL,
+    start_gpus bigint NOT NULL,
+    end_gpus   bigint NOT NULL,
+    corr_s     numeric NOT NULL,
+    PRIMARY KEY (cluster, hour)
+);
+COMMENT ON TABLE acmetrace.summary_hours IS
+  'Per cluster and UTC hour with a start or end of a job holding GPUs (gpu_num > 0, started, not ended at or before its start): GPUs of the jobs starting and ending in it, and corr_s = sum of gpu_num x (hour end - start) over the starts minus gpu_num x (hour end - end) over the ends, in GPU-seconds, so the hour holds 3600 x (starts - ends of the hours before) + corr_s.';
+
+CREATE TABLE acmetrace.summary_days (
+    cluster         text NOT NULL,
+    day             date NOT NULL,
+    submitted       bigint NOT NULL,
+    completed       bigint NOT NULL,
+    failed          bigint NOT NULL,
+    cancelled       bigint NOT NULL,
+    gpu_s           numeric NOT NULL,
+    failed_gpu_s    numeric NOT NULL,
+    cancelled_gpu_s numeric NOT NULL,
+    waits           bigint NOT NULL,
+    wait_sum        numeric NOT NULL,
+    wait_vals       double precision[] NOT NULL,
+    wait_counts     bigint[] NOT NULL,
+    PRIMARY KEY (cluster, day)
+);
+DO $$
+BEGIN
+    ALTER TABLE acmetrace.summary_days ALTER COLUMN wait_vals SET COMPRESSION lz4, ALTER COLUMN wait_counts SET COMPRESSION lz4;
+EXCEPTION WHEN feature_not_supported THEN
+    NULL;
+END
+$$;
+COMMENT ON TABLE acmetrace.summary_days IS
+  'Per cluster and local day (the cluster''s time zone): jobs submitted; jobs that ended COMPLETED, FAILED (TIMEOUT and NODE_FAIL included) or CANCELLED; GPU-seconds (published gpu_time, else duration x gpu_num) of GPU jobs that ended, of those failed and cancelled; the waits (start - submit, seconds) of GPU jobs that started that day at or after submission: count, exact sum and value counts (wait_vals increasing, wait_counts).';
+
 -- ---- usage (acmetrace.usage_by_user, usage_by_group) ----
 CREATE TABLE acmetrace.summary_usage (
     cluster            text NOT NULL,
