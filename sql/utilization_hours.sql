@@ -120,7 +120,7 @@ BEGIN
     END LOOP;
 END
 $$;
-SELECT count(*) FILTER (WHERE p ~ 'unnest\(b\.hour_n') > 0 AS reads_hours,
+SELECT count(*) FILTER (WHERE p ~ 'b\.hour_n\)\[') > 0 AS reads_hours,
        count(*) FILTER (WHERE p ~ 'samples_hours|acmetrace\.unnest|unnest\([a-z_]+\.samples') AS decodes
   FROM pg_temp.plan($$SELECT * FROM acmetrace.v_hourly_utilization
                       WHERE cluster = 'ha' AND bucket BETWEEN '2023-07-01 23:00+00' AND '2023-07-02 00:00+00'$$) p;

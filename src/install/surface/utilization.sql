@@ -62,14 +62,25 @@ SELECT g.metric, g.cluster, g.bucket, g.series, g.samples, round(g.sum / g.sampl
         AND NOT EXISTS (SELECT 1 FROM acmetrace.utilization_blocks x
                          WHERE x.metric = g.metric AND x.cluster = g.cluster AND x.day = g.day
                            AND x.last_ts >= g.bucket + interval '1 hour')) AS partial
-  FROM (SELECT b.metric, b.cluster, b.day, (b.day + (h.hour - 1) * interval '1 hour') AT TIME ZONE 'UTC' AS bucket,
+  FROM (SELECT b.metric, b.cluster, b.day, (b.day + h.off) AT TIME ZONE 'UTC' AS bucket,
                count(*) AS series, sum(h.n)::bigint AS samples, sum(h.sum) AS sum,
                min(h.min) AS min, max(h.max) AS max, min(b.first_ts) AS first_ts, max(b.last_ts) AS last_ts
           FROM acmetrace.utilization_blocks b
-         CROSS JOIN LATERAL unnest(b.hour_n, b.hour_sum, b.hour_min, b.hour_max)
-               WITH ORDINALITY h(n, sum, min, max, hour)
-         WHERE h.n > 0
-         GROUP BY b.metric, b.cluster, b.day, h.hour) g;
+          -- a block's hours with samples, as scalars (OFFSET 0: taken out of
+          -- the arrays before grouping, which then never sorts the arrays)
+         CROSS JOIN LATERAL (
+               SELECT v.off, b.hour_n[v.i] AS n, b.hour_sum[v.i] AS sum, b.hour_min[v.i] AS min,
+                      b.hour_max[v.i] AS max
+                 FROM (VALUES (1, interval '0 h'), (2, interval '1 h'), (3, interval '2 h'), (4, interval '3 h'),
+                              (5, interval '4 h'), (6, interval '5 h'), (7, interval '6 h'), (8, interval '7 h'),
+                              (9, interval '8 h'), (10, interval '9 h'), (11, interval '10 h'), (12, interval '11 h'),
+                              (13, interval '12 h'), (14, interval '13 h'), (15, interval '14 h'), (16, interval '15 h'),
+                              (17, interval '16 h'), (18, interval '17 h'), (19, interval '18 h'), (20, interval '19 h'),
+                              (21, interval '20 h'), (22, interval '21 h'), (23, interval '22 h'),
+                              (24, interval '23 h')) v(i, off)
+                WHERE b.hour_n[v.i] > 0
+               OFFSET 0) h
+         GROUP BY b.metric, b.cluster, b.day, h.off) g;
 COMMENT ON VIEW acmetrace.v_hourly_utilization IS
   'Per metric, cluster and UTC hour (bucket, its start): series with samples, samples, mean (exact, rounded to 2 decimals), min and max, from the hour summaries of acmetrace.utilization_blocks without decoding a sample; partial: the hour holds the first or last sample of the metric and cluster.';
 COMMENT ON COLUMN acmetrace.v_hourly_utilization.metric IS 'The metric (GPU_UTIL, SM_ACTIVE, ...).';
