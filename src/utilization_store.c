@@ -7,6 +7,8 @@
  * day is stored already (an earlier file, or the same series twice in
  * one), the two are merged (src/core/samples.c): a sample stored with the
  * same value is counted as a duplicate, with another value it is an error.
+ * The table's row trigger adds the block's hour summaries (hour_* columns)
+ * on every insert and update of samples.
  */
 #include "postgres.h"
 
