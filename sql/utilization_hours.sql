@@ -175,3 +175,7 @@ SELECT acmetrace.drop_cluster('hc');
 SELECT count(*) AS hc_hours FROM acmetrace.v_hourly_utilization WHERE cluster = 'hc';
 SELECT count(*) AS hc_rollup FROM acmetrace.utilization_hours WHERE cluster = 'hc';
 SELECT * FROM differ;
+
+-- TRUNCATE of the blocks empties the rollup too.
+TRUNCATE acmetrace.utilization_blocks;
+SELECT count(*) AS rollup_rows FROM acmetrace.utilization_hours;

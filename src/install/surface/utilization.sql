@@ -167,6 +167,21 @@ CREATE TRIGGER hours_update AFTER UPDATE ON acmetrace.utilization_blocks
 CREATE TRIGGER hours_delete AFTER DELETE ON acmetrace.utilization_blocks REFERENCING OLD TABLE AS old_blocks
     FOR EACH STATEMENT EXECUTE FUNCTION acmetrace_internal.utilization_hours_keep();
 
+-- TRUNCATE fires no delete trigger: the rollup goes with the blocks.
+CREATE FUNCTION acmetrace_internal.utilization_hours_truncate()
+RETURNS trigger
+LANGUAGE plpgsql
+AS $$
+BEGIN
+    TRUNCATE acmetrace.utilization_hours;
+    RETURN NULL;
+END
+$$;
+COMMENT ON FUNCTION acmetrace_internal.utilization_hours_truncate() IS
+  'Statement trigger on acmetrace.utilization_blocks: a TRUNCATE of the blocks empties acmetrace.utilization_hours.';
+CREATE TRIGGER hours_truncate AFTER TRUNCATE ON acmetrace.utilization_blocks
+    FOR EACH STATEMENT EXECUTE FUNCTION acmetrace_internal.utilization_hours_truncate();
+
 -- Hourly statistics per metric and cluster from acmetrace.utilization_hours:
 -- a window reads its hours through the index, whatever the number of
 -- series.  An hour is partial when it is the first or the last hour of its
