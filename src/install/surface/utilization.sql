@@ -91,6 +91,9 @@ BEGIN
     ON CONFLICT (metric, cluster, bucket) DO UPDATE
        SET series = h.series + excluded.series, samples = h.samples + excluded.samples, sum = h.sum + excluded.sum,
            min = least(h.min, excluded.min), max = greatest(h.max, excluded.max);
+    IF cardinality(removed) = 0 THEN
+        RETURN;  -- inserts only: every day adds up
+    END IF;
     -- the others: rebuilt from their blocks
     FOR d IN SELECT DISTINCT t.metric, t.cluster, t.day
                FROM acmetrace_internal.utilization_hours_delta(added, removed) t WHERE NOT t.grows LOOP
