@@ -46,7 +46,7 @@ CREATE TRIGGER hours BEFORE INSERT OR UPDATE OF samples, day ON acmetrace.utiliz
 -- definition the statement triggers below keep, and what they rebuild a day
 -- from when a change cannot be added (conditions on metric, cluster and day
 -- reach the blocks' primary key).
-CREATE VIEW acmetrace_internal.utilization_hours_of_blocks AS
+CREATE VIEW acmetrace_internal.utilization_hours_of_blocks WITH (security_invoker = true) AS
 SELECT b.metric, b.cluster, b.day, (b.day + (u.i - 1) * interval '1 hour') AT TIME ZONE 'UTC' AS bucket,
        count(*)::integer AS series, sum(u.n)::bigint AS samples, sum(u.s) AS sum, min(u.mn) AS min, max(u.mx) AS max
   FROM acmetrace.utilization_blocks b
@@ -100,10 +100,15 @@ BEGIN
         DELETE FROM acmetrace.utilization_hours h
          WHERE h.metric = d.metric AND h.cluster = d.cluster
            AND h.bucket >= d.day::timestamp AT TIME ZONE 'UTC' AND h.bucket < (d.day + 1)::timestamp AT TIME ZONE 'UTC';
+        -- (utilization_hours_of_blocks' query, inline: a loader role may
+        -- read the blocks without a grant on the internal view)
         INSERT INTO acmetrace.utilization_hours (metric, cluster, bucket, series, samples, sum, min, max)
-        SELECT r.metric, r.cluster, r.bucket, r.series, r.samples, r.sum, r.min, r.max
-          FROM acmetrace_internal.utilization_hours_of_blocks r
-         WHERE r.metric = d.metric AND r.cluster = d.cluster AND r.day = d.day;
+        SELECT b.metric, b.cluster, (b.day + (u.i - 1) * interval '1 hour') AT TIME ZONE 'UTC',
+               count(*), sum(u.n), sum(u.s), min(u.mn), max(u.mx)
+          FROM acmetrace.utilization_blocks b
+         CROSS JOIN LATERAL unnest(b.hour_n, b.hour_sum, b.hour_min, b.hour_max) WITH ORDINALITY u(n, s, mn, mx, i)
+         WHERE b.metric = d.metric AND b.cluster = d.cluster AND b.day = d.day AND u.n > 0
+         GROUP BY b.metric, b.cluster, b.day, u.i;
     END LOOP;
 END
 $$;
