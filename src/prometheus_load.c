@@ -401,6 +401,7 @@ end_load(prom_state *st)
 				 errhint("The converter ends every window with !end; a stream without one is incomplete. Nothing was loaded.")));
 	for (size_t i = 0; i < st->set.nall; i++)
 		util_store_block(&st->store, st->set.all[i]);
+	util_store_flush(&st->store);
 	write_spans(st);
 	counts = psprintf("%lld,%zu,%lld,%lld,%lld,%lld", (long long) st->lineno, st->set.nall,
 					  (long long) st->set.samples, (long long) (st->set.samples - st->store.dups),

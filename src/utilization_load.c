@@ -262,6 +262,7 @@ end_load(load_state *st)
 {
 	for (size_t i = 0; i < st->set.nall; i++)
 		util_store_block(&st->store, st->set.all[i]);
+	util_store_flush(&st->store);
 	if (st->store.dups > 0)
 		ereport(NOTICE,
 				(errmsg("%lld of %lld %s samples of cluster %s were already stored with the same value and were skipped",
