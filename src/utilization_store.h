@@ -19,6 +19,11 @@ typedef struct util_store
 	MemoryContext cxt;			/* for writing one block, reset after */
 	int64		dups;			/* samples already stored (or repeated) */
 	int64		blocks;			/* blocks written */
+	/* the blocks util_store_flush writes, one per series and day */
+	struct HTAB *pending;
+	MemoryContext pending_cxt;
+	int			npending;
+	size_t		pending_bytes;
 } util_store;
 
 /*
@@ -29,10 +34,18 @@ typedef struct util_store
 extern void util_store_lock(const char *metric, const char *cluster);
 
 /*
- * Writes b's open block to acmetrace.utilization_blocks, merged with the
- * block stored for its day, and empties it.
+ * Adds b's open block to the blocks the next flush writes (merged with one
+ * of its series and day there already), and empties it; flushes when many
+ * wait.
  */
 extern void util_store_block(util_store *st, at_series *b);
+
+/*
+ * Writes the waiting blocks to acmetrace.utilization_blocks in a statement
+ * (the table's statement triggers fire once), each merged with the block
+ * stored for its day in another.  A load calls it at its end.
+ */
+extern void util_store_flush(util_store *st);
 
 /*
  * Adds (ts, v) to b's open block of set, writing the block first when it

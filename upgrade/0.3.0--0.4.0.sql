@@ -507,6 +507,31 @@ SELECT b.metric, b.cluster, b.day, b.series, (b.i).samples, (b.i).min, (b.i).max
          OFFSET 0) b  -- (each block's info and hours computed once, not per field)
  WHERE b.s IS NOT NULL;
 
+-- The hours across all series of each metric and cluster, from the blocks'
+-- hour summaries (acmetrace.v_hourly_utilization reads them; the surface's
+-- statement triggers keep them from now on).
+CREATE TABLE acmetrace.utilization_hours (
+    metric   text NOT NULL,
+    cluster  text NOT NULL,
+    bucket   timestamptz NOT NULL,
+    series   integer NOT NULL,
+    samples  bigint NOT NULL,
+    sum      numeric NOT NULL,
+    min      double precision NOT NULL,
+    max      double precision NOT NULL,
+    PRIMARY KEY (metric, cluster, bucket)
+);
+CREATE INDEX utilization_hours_cluster ON acmetrace.utilization_hours (cluster, bucket);
+COMMENT ON TABLE acmetrace.utilization_hours IS
+  'Per metric, cluster and UTC hour with samples (bucket, its start): series with samples, samples, exact sum, min and max across all series, kept from the hour_* columns of acmetrace.utilization_blocks by statement triggers.';
+INSERT INTO acmetrace.utilization_hours (metric, cluster, bucket, series, samples, sum, min, max)
+SELECT b.metric, b.cluster, (b.day + (u.i - 1) * interval '1 hour') AT TIME ZONE 'UTC',
+       count(*), sum(u.n), sum(u.s), min(u.mn), max(u.mx)
+  FROM acmetrace.utilization_blocks b
+ CROSS JOIN LATERAL unnest(b.hour_n, b.hour_sum, b.hour_min, b.hour_max) WITH ORDINALITY u(n, s, mn, mx, i)
+ WHERE u.n > 0
+ GROUP BY b.metric, b.cluster, b.day, u.i;
+
 DO $$
 DECLARE
     rows_before bigint;

@@ -1,5 +1,6 @@
 /*
- * utilization.c: the wide-file loader's open blocks.  See utilization.h.
+ * utilization.c: the wide-file loader's open blocks, and the per-hour
+ * summaries of a day block.  See utilization.h.
  */
 #include <stdio.h>
 #include <string.h>

@@ -104,8 +104,9 @@ snapshot >"$OUT/after.txt" || bad "analyses fail after the update"
 # The doubled samples are kept once in the blocks, every other one as it was.
 check_eq "samples stored twice before the update, once after" \
     "$(q -c "SELECT count(*) = count(DISTINCT u::text) AND count(*) > 100 FROM acmetrace.utilization u")" t
-# The blocks made by the update carry their hour summaries: the hourly view
-# equals the plain hourly aggregate of the samples.
+# The blocks made by the update carry their hour summaries, and the rollup
+# acmetrace.utilization_hours the update fills from them: the hourly view
+# (which reads the rollup) equals the plain hourly aggregate of the samples.
 check_eq "hour summaries of the updated blocks equal the samples' hourly aggregate" \
     "$(q -c "SELECT count(*) > 0 AND count(*) = (SELECT count(*) FROM acmetrace.v_hourly_utilization)
                AND bool_and(ok) FROM (
@@ -116,6 +117,8 @@ check_eq "hour summaries of the updated blocks equal the samples' hourly aggrega
                             min(value) AS min, max(value) AS max
                        FROM acmetrace.utilization GROUP BY 1, 2, 3) p
                LEFT JOIN acmetrace.v_hourly_utilization v USING (metric, cluster, bucket)) x")" t
+check_eq "the rollup filled by the update has the hours of the blocks" \
+    "$(q -c "SELECT count(*) > 0 FROM acmetrace.utilization_hours")" t
 if cmp -s "$OUT/before.txt" "$OUT/after.txt"; then ok "stored values and analyses unchanged by the update"
 else bad "update changed stored values or analyses"; diff "$OUT/before.txt" "$OUT/after.txt" | head -20; fi
 

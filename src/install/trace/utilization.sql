@@ -47,6 +47,27 @@ COMMENT ON COLUMN acmetrace.utilization_blocks.hour_max IS
   'Largest value of each UTC hour (NULL for an hour without samples).';
 SELECT pg_catalog.pg_extension_config_dump('acmetrace.utilization_blocks', '');
 
+-- The hours of every metric and cluster across all its series, so that
+-- acmetrace.v_hourly_utilization reads a few rows per hour whatever the
+-- number of GPUs.  Kept by the statement triggers day_hours_* on
+-- utilization_blocks (src/install/surface/utilization.sql) from the hour_*
+-- columns of the blocks a statement wrote; not dumped: restoring the blocks
+-- fills it again.
+CREATE TABLE acmetrace.utilization_hours (
+    metric   text NOT NULL,
+    cluster  text NOT NULL,
+    bucket   timestamptz NOT NULL,
+    series   integer NOT NULL,
+    samples  bigint NOT NULL,
+    sum      numeric NOT NULL,
+    min      double precision NOT NULL,
+    max      double precision NOT NULL,
+    PRIMARY KEY (metric, cluster, bucket)
+);
+CREATE INDEX utilization_hours_cluster ON acmetrace.utilization_hours (cluster, bucket);
+COMMENT ON TABLE acmetrace.utilization_hours IS
+  'Per metric, cluster and UTC hour with samples (bucket, its start): series with samples, samples, exact sum, min and max across all series, kept from the hour_* columns of acmetrace.utilization_blocks by statement triggers.';
+
 CREATE UNLOGGED TABLE acmetrace.utilization_lines (line text);
 COMMENT ON TABLE acmetrace.utilization_lines IS
   'COPY target for wide utilization files, one line per row: each line is streamed into acmetrace.utilization_blocks as it arrives (always empty).';
