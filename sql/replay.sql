@@ -34,6 +34,45 @@ SELECT (SELECT mean_queue_s FROM policies WHERE label = 'sjf') < (SELECT mean_qu
 -- per type: the recorded side is the same whatever the policy
 SELECT type, jobs, recorded_mean_queue_s, recorded_peak_gpus
   FROM acmetrace.replay_summary('gen', 'fifo', 1024) ORDER BY type NULLS FIRST;
+-- replay_summary equals its earlier computation over acmetrace.replay's
+-- rows (materialized, bigint queue percentiles), per type and for all,
+-- under every policy: both differences empty
+CREATE TEMP TABLE old_summary AS
+SELECT p.policy, p.backfill, q.* FROM (VALUES ('fifo', false), ('fifo', true), ('sjf', true), ('priority', true)) p(policy, backfill)
+ CROSS JOIN LATERAL (
+WITH r AS MATERIALIZED (
+    SELECT r.*, extract(epoch FROM r.end_time - r.start_time)::float8 AS run_s
+      FROM acmetrace.replay('gen', p.policy, 1024, p.backfill) r),
+q AS (
+    SELECT r.type, grouping(r.type) = 1 AS all_rows, count(*) AS jobs, count(r.start_time) AS started,
+           avg(r.recorded_queue_s) AS rmq, avg(r.queue_s) AS mq,
+           percentile_cont(0.5) WITHIN GROUP (ORDER BY r.recorded_queue_s) AS rmed,
+           percentile_cont(0.5) WITHIN GROUP (ORDER BY r.queue_s) AS med,
+           percentile_cont(0.9) WITHIN GROUP (ORDER BY r.recorded_queue_s) AS rp90,
+           percentile_cont(0.9) WITHIN GROUP (ORDER BY r.queue_s) AS p90,
+           avg(r.recorded_queue_s + r.run_s) AS rjct, avg(r.queue_s + r.run_s) AS jct,
+           sum(r.gpu_num * r.run_s) FILTER (WHERE r.recorded_start IS NOT NULL)
+             / nullif(extract(epoch FROM max(r.recorded_start + (r.end_time - r.start_time)) - min(r.submit_time)), 0) AS rgpus,
+           sum(r.gpu_num * r.run_s) FILTER (WHERE r.start_time IS NOT NULL)
+             / nullif(extract(epoch FROM max(r.end_time) FILTER (WHERE r.start_time IS NOT NULL) - min(r.submit_time)), 0) AS gpus,
+           count(*) FILTER (WHERE r.start_time IS NOT NULL AND r.recorded_start IS NOT NULL) AS both_started,
+           acmetrace.peak(acmetrace.occupancy_agg(r.recorded_start, r.recorded_start + (r.end_time - r.start_time), r.gpu_num)
+                          FILTER (WHERE r.start_time IS NOT NULL AND r.recorded_start IS NOT NULL)) AS rpeak,
+           acmetrace.peak(acmetrace.occupancy_agg(r.start_time, r.end_time, r.gpu_num)
+                          FILTER (WHERE r.start_time IS NOT NULL AND r.recorded_start IS NOT NULL)) AS peak
+      FROM r GROUP BY GROUPING SETS ((r.type), ()))
+SELECT CASE WHEN q.all_rows THEN NULL ELSE q.type END AS type, q.jobs, q.started,
+       round(q.rmq::numeric, 1), round(q.mq::numeric, 1), round(q.rmed::numeric, 1), round(q.med::numeric, 1),
+       round(q.rp90::numeric, 1), round(q.p90::numeric, 1), round(q.rjct::numeric, 1), round(q.jct::numeric, 1),
+       CASE WHEN q.both_started > 0 THEN q.rpeak END, CASE WHEN q.both_started > 0 THEN q.peak END,
+       round(q.rgpus::numeric, 1), round(q.gpus::numeric, 1)
+  FROM q) q(type, jobs, started, rmq, mq, rmed, med, rp90, p90, rjct, jct, rpeak, peak, rgpus, gpus);
+CREATE TEMP TABLE new_summary AS
+SELECT p.policy, p.backfill, s.* FROM (VALUES ('fifo', false), ('fifo', true), ('sjf', true), ('priority', true)) p(policy, backfill)
+ CROSS JOIN LATERAL acmetrace.replay_summary('gen', p.policy, 1024, p.backfill) s;
+SELECT (SELECT count(*) FROM old_summary) AS old_rows, (SELECT count(*) FROM new_summary) AS new_rows,
+       (SELECT count(*) FROM (TABLE old_summary EXCEPT ALL TABLE new_summary) d) AS only_old,
+       (SELECT count(*) FROM (TABLE new_summary EXCEPT ALL TABLE old_summary) d) AS only_new;
 
 -- A trace decided by FCFS, replayed under FCFS at the same capacity,
 -- starts every job at its recorded time.

@@ -119,6 +119,9 @@ CREATE FUNCTION acmetrace.prediction_error(cluster text, split timestamptz,
                                            depth integer DEFAULT 6)
 RETURNS TABLE (type text, method text, jobs bigint, mae_log numeric, median_ae_log numeric, within_2x_pct numeric)
 LANGUAGE plpgsql STABLE PARALLEL RESTRICTED
+-- the scored jobs joined to the predictions by hashing the jobs: a merge
+-- join sorted every prediction's job_id (a third of the scoring's time)
+SET enable_mergejoin = off
 AS $$
 DECLARE
     m text[] := coalesce(methods, CASE WHEN predictions IS NULL THEN '{history}'::text[] ELSE '{}'::text[] END);

@@ -21,29 +21,34 @@ RETURNS TABLE (type text, jobs bigint, started bigint,
                recorded_mean_gpus numeric, mean_gpus numeric)
 LANGUAGE sql STABLE PARALLEL RESTRICTED
 AS $$
-WITH r AS MATERIALIZED (
-    SELECT r.*, extract(epoch FROM r.end_time - r.start_time)::float8 AS run_s
+-- Only the columns the summary reads, not materialized a second time (the
+-- function scan already holds the rows); one float8 queue column, so the
+-- median and p90 of each share a sort.
+WITH r AS (
+    SELECT r.type, r.gpu_num, r.submit_time, r.recorded_start, r.recorded_queue_s,
+           r.recorded_queue_s::float8 AS recorded_q, r.queue_s, r.start_time, r.end_time,
+           r.end_time - r.start_time AS run, extract(epoch FROM r.end_time - r.start_time)::float8 AS run_s
       FROM acmetrace.replay(replay_summary.cluster, replay_summary.policy, replay_summary.capacity,
                             replay_summary.backfill, replay_summary.predictions) r),
 q AS (
     SELECT r.type, grouping(r.type) = 1 AS all_rows,
            count(*) AS jobs, count(r.start_time) AS started,
            avg(r.recorded_queue_s) AS recorded_mean_queue_s, avg(r.queue_s) AS mean_queue_s,
-           percentile_cont(0.5) WITHIN GROUP (ORDER BY r.recorded_queue_s) AS recorded_median_queue_s,
+           percentile_cont(0.5) WITHIN GROUP (ORDER BY r.recorded_q) AS recorded_median_queue_s,
            percentile_cont(0.5) WITHIN GROUP (ORDER BY r.queue_s) AS median_queue_s,
-           percentile_cont(0.9) WITHIN GROUP (ORDER BY r.recorded_queue_s) AS recorded_p90_queue_s,
+           percentile_cont(0.9) WITHIN GROUP (ORDER BY r.recorded_q) AS recorded_p90_queue_s,
            percentile_cont(0.9) WITHIN GROUP (ORDER BY r.queue_s) AS p90_queue_s,
-           avg(r.recorded_queue_s + r.run_s) AS recorded_mean_jct_s,
+           avg(r.recorded_q + r.run_s) AS recorded_mean_jct_s,
            avg(r.queue_s + r.run_s) AS mean_jct_s,
            sum(r.gpu_num * r.run_s) FILTER (WHERE r.recorded_start IS NOT NULL)
-             / nullif(extract(epoch FROM max(r.recorded_start + (r.end_time - r.start_time)) - min(r.submit_time)), 0)
+             / nullif(extract(epoch FROM max(r.recorded_start + r.run) - min(r.submit_time)), 0)
              AS recorded_mean_gpus,
            sum(r.gpu_num * r.run_s) FILTER (WHERE r.start_time IS NOT NULL)
              / nullif(extract(epoch FROM max(r.end_time) FILTER (WHERE r.start_time IS NOT NULL) - min(r.submit_time)), 0)
              AS mean_gpus,
            -- GPUs held at once, recorded and replayed, over the jobs that started in both
            count(*) FILTER (WHERE r.start_time IS NOT NULL AND r.recorded_start IS NOT NULL) AS both_started,
-           acmetrace.peak(acmetrace.occupancy_agg(r.recorded_start, r.recorded_start + (r.end_time - r.start_time), r.gpu_num)
+           acmetrace.peak(acmetrace.occupancy_agg(r.recorded_start, r.recorded_start + r.run, r.gpu_num)
                           FILTER (WHERE r.start_time IS NOT NULL AND r.recorded_start IS NOT NULL)) AS recorded_peak,
            acmetrace.peak(acmetrace.occupancy_agg(r.start_time, r.end_time, r.gpu_num)
                           FILTER (WHERE r.start_time IS NOT NULL AND r.recorded_start IS NOT NULL)) AS peak
