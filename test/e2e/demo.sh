@@ -5,7 +5,7 @@
 dropdb --if-exists e2e_demo && createdb e2e_demo || { bad "createdb"; exit 1; }
 cd "$ROOT"
 if PGDATABASE=e2e_demo ACMETRACE_DEMO_REPORT="$OUT/demo-report.html" bash tools/demo.sh >"$OUT/demo.txt" 2>&1; then ok "demo runs"; else bad "demo failed: $(cat "$OUT/demo.txt")"; fi
-grep -Eq '^ seren +\| COMPLETED +\| +1 \| +50\.00 \| +21544\.0 \| +95\.84$' "$OUT/demo.txt" && ok "demo shows seren COMPLETED row" || bad "demo output lacks the seren COMPLETED row"
+grep -Eq '^ seren +\| COMPLETED +\| +1 \| +50\.00 \| +5\.98 \| +95\.84$' "$OUT/demo.txt" && ok "demo shows seren COMPLETED row" || bad "demo output lacks the seren COMPLETED row"
 grep -Eq '^ kalos +\| duration_mismatch +\| +2 \|' "$OUT/demo.txt" && ok "demo shows the kalos duration mismatch" || bad "demo output lacks the kalos audit row"
 grep -Eq '^ synth +\| CANCELLED +\| +4564 \| +7\.09 \|' "$OUT/demo.txt" && ok "demo shows the synthetic cluster" || bad "demo output lacks the synth rows"
 grep -Eq '^ synth_kalos +\| COMPLETED +\| +[0-9]+ \|' "$OUT/demo.txt" && ok "demo shows the second synthetic cluster" || bad "demo output lacks the synth_kalos rows"
