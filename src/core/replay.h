@@ -5,7 +5,8 @@
  * Each job is submitted at its recorded submit time and, once started,
  * holds its GPUs for its recorded run time.  A job that never ran (it was
  * cancelled while queued) waits at most its recorded wait, then leaves; if
- * the replay starts it sooner, it holds its GPUs for no time.  Plain C;
+ * the replay starts it sooner, it holds its GPUs for no time.  The
+ * replay's summary (at_replay_summarize) is computed here too.  Plain C;
  * memory through at_mem_fn, the scheduler's own (the jobs pending and
  * running) beside the caller's array.
  */
