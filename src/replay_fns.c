@@ -1,24 +1,30 @@
 /*
- * replay_fns.c: fmgr glue of acmetrace.replay (src/core/replay.c): a loaded
- * cluster's GPU jobs, read in submit order through SPI, run again through
- * the scheduler under a policy and a capacity.
+ * replay_fns.c: fmgr glue of acmetrace.replay and acmetrace.replay_summary
+ * (src/core/replay.c): a loaded cluster's GPU jobs, read in submit order
+ * through SPI, run again through the scheduler under a policy and a
+ * capacity; each job as replayed, or their summary.
  */
 #include "postgres.h"
 
+#include "catalog/pg_collation.h"
 #include "catalog/pg_type.h"
 #include "executor/spi.h"
 #include "fmgr.h"
 #include "funcapi.h"
 #include "miscadmin.h"
 #include "utils/builtins.h"
+#include "utils/fmgrprotos.h"
 #include "utils/lsyscache.h"
+#include "utils/numeric.h"
 #include "utils/timestamp.h"
 #include "utils/tuplestore.h"
+#include "utils/varlena.h"
 
 #include "glue.h"
 #include "replay.h"
 
 PG_FUNCTION_INFO_V1(acmetrace_replay);
+PG_FUNCTION_INFO_V1(acmetrace_replay_summary);
 
 /* The checked arguments of replay. */
 typedef struct replay_args
@@ -278,6 +284,44 @@ put_results(ReturnSetInfo *rsinfo, const replay_rows *rows)
 }
 
 /*
+ * The cluster's GPU jobs of the arguments (checked) read into rows and
+ * replayed: each job's start and end filled in.
+ */
+static void
+replay_run(FunctionCallInfo fcinfo, replay_args *a, replay_rows *rows)
+{
+	Oid			argtypes[1] = {TEXTOID};
+	Datum		args[1];
+	int64		bad;
+	at_sched_config cfg;
+	at_sched_status st;
+
+	read_args(fcinfo, a);
+	InitMaterializedSRF(fcinfo, 0);
+	memset(rows, 0, sizeof *rows);
+	rows->a = a;
+	rows->outer = CurrentMemoryContext;
+	rows->room = 1024;
+	if (SPI_connect() != SPI_OK_CONNECT)
+		elog(ERROR, "SPI_connect failed");
+	/* an unknown cluster: 42704 naming the loaded ones */
+	args[0] = CStringGetTextDatum(a->cluster);
+	SPI_execute_with_args("SELECT acmetrace_internal.known_cluster($1)", 1, argtypes, args, NULL, true, 1);
+	a->capacity = replay_capacity(a);
+	at_spi_each_row(open_jobs(a), read_job, rows);
+	SPI_finish();
+
+	at_replay_config(&cfg, a->capacity, a->backfill);
+	cfg.tick = replay_tick;
+	st = at_replay(at_cxt_mem, CurrentMemoryContext, &cfg, rows->jobs, rows->n, &bad);
+	if (st != AT_SCHED_OK)
+		ereport(ERROR,
+				(errcode(st == AT_SCHED_NOMEM ? ERRCODE_OUT_OF_MEMORY : ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("replay of cluster \"%s\" stopped%s%s: %s", a->cluster,
+						bad >= 0 ? " at job " : "", bad >= 0 ? rows->ids[bad] : "", at_sched_status_text(st))));
+}
+
+/*
  * replay(cluster text, policy text, capacity int, backfill bool, predictions regclass)
  *   -> TABLE (job_id, type, gpu_num, submit_time, recorded_start, recorded_queue_s,
  *             start_time, end_time, queue_s)
@@ -288,35 +332,103 @@ acmetrace_replay(PG_FUNCTION_ARGS)
 {
 	replay_args a;
 	replay_rows rows;
-	Oid			argtypes[1] = {TEXTOID};
-	Datum		args[1];
-	int64		bad;
-	at_sched_config cfg;
-	at_sched_status st;
 
-	read_args(fcinfo, &a);
-	InitMaterializedSRF(fcinfo, 0);
-	memset(&rows, 0, sizeof rows);
-	rows.a = &a;
-	rows.outer = CurrentMemoryContext;
-	rows.room = 1024;
-	if (SPI_connect() != SPI_OK_CONNECT)
-		elog(ERROR, "SPI_connect failed");
-	/* an unknown cluster: 42704 naming the loaded ones */
-	args[0] = CStringGetTextDatum(a.cluster);
-	SPI_execute_with_args("SELECT acmetrace_internal.known_cluster($1)", 1, argtypes, args, NULL, true, 1);
-	a.capacity = replay_capacity(&a);
-	at_spi_each_row(open_jobs(&a), read_job, &rows);
-	SPI_finish();
-
-	at_replay_config(&cfg, a.capacity, a.backfill);
-	cfg.tick = replay_tick;
-	st = at_replay(at_cxt_mem, CurrentMemoryContext, &cfg, rows.jobs, rows.n, &bad);
-	if (st != AT_SCHED_OK)
-		ereport(ERROR,
-				(errcode(st == AT_SCHED_NOMEM ? ERRCODE_OUT_OF_MEMORY : ERRCODE_INVALID_PARAMETER_VALUE),
-				 errmsg("replay of cluster \"%s\" stopped%s%s: %s", a.cluster,
-						bad >= 0 ? " at job " : "", bad >= 0 ? rows.ids[bad] : "", at_sched_status_text(st))));
+	replay_run(fcinfo, &a, &rows);
 	put_results((ReturnSetInfo *) fcinfo->resultinfo, &rows);
+	return (Datum) 0;
+}
+
+/* round(x::numeric, 1), as the summary's SQL printed its float8 figures. */
+static Datum
+round_float(double x)
+{
+	return DirectFunctionCall2(numeric_round, DirectFunctionCall1(float8_numeric, Float8GetDatum(x)),
+							   Int32GetDatum(1));
+}
+
+/* round(avg(bigint), 1): the exact numeric sum / n. */
+static Datum
+round_avg(int64 sum, int64 n)
+{
+	return DirectFunctionCall2(numeric_round,
+							   DirectFunctionCall2(numeric_div, NumericGetDatum(int64_to_numeric(sum)),
+												   NumericGetDatum(int64_to_numeric(n))),
+							   Int32GetDatum(1));
+}
+
+/* Groups 1 .. by type in the database's collation, the jobs without a type last (ORDER BY type). */
+static int
+group_cmp(const void *x, const void *y)
+{
+	const char *a = ((const at_replay_group *) x)->type,
+			   *b = ((const at_replay_group *) y)->type;
+
+	if (a == NULL || b == NULL)
+		return (a == NULL) - (b == NULL);
+	return varstr_cmp(a, strlen(a), b, strlen(b), DEFAULT_COLLATION_OID);
+}
+
+/* One row of replay_summary: recorded and replayed figures side by side. */
+static void
+put_summary_row(ReturnSetInfo *rsinfo, const at_replay_group *g)
+{
+	Datum		v[15];
+	bool		nulls[15] = {false};
+	const at_replay_side *sides[2] = {&g->rec, &g->rep};
+
+	v[0] = g->all ? CStringGetTextDatum("all") : g->type ? CStringGetTextDatum(g->type) : (Datum) 0;
+	nulls[0] = !g->all && g->type == NULL;
+	v[1] = Int64GetDatum(g->jobs);
+	v[2] = Int64GetDatum(g->started);
+	for (int k = 0; k < 2; k++)
+	{
+		const at_replay_side *s = sides[k];
+
+		/* columns 3 + k (mean queue), 5 + k (median), 7 + k (p90), ... recorded then replayed */
+		nulls[3 + k] = nulls[5 + k] = nulls[7 + k] = s->queued == 0;
+		if (s->queued > 0)
+		{
+			v[3 + k] = round_avg(s->queue_sum, s->queued);
+			v[5 + k] = round_float(s->median);
+			v[7 + k] = round_float(s->p90);
+		}
+		nulls[9 + k] = s->jct_n == 0;
+		if (s->jct_n > 0)
+			v[9 + k] = round_float((double) s->jct_sum / (double) s->jct_n);
+		nulls[11 + k] = g->both == 0;
+		v[11 + k] = Int64GetDatum(s->peak);
+		nulls[13 + k] = !s->has_mean_gpus;
+		if (s->has_mean_gpus)
+			v[13 + k] = round_float(s->mean_gpus);
+	}
+	tuplestore_putvalues(rsinfo->setResult, rsinfo->setDesc, v, nulls);
+}
+
+/*
+ * replay_summary(cluster, policy, capacity, backfill, predictions) -> the
+ * all row ('all'), then a row per job type in order: src/core/replay.c's
+ * at_replay_summarize over the replay's arrays.
+ */
+Datum
+acmetrace_replay_summary(PG_FUNCTION_ARGS)
+{
+	replay_args a;
+	replay_rows rows;
+	at_replay_input in;
+	at_replay_group *g;
+	int32_t		ng;
+
+	replay_run(fcinfo, &a, &rows);
+	in.jobs = rows.jobs;
+	in.n = rows.n;
+	in.types = (const char *const *) rows.types;
+	in.rec_start = rows.rec_start;
+	in.has_rec = rows.has_start;
+	in.origin = at_unix_to_timestamptz(rows.t0);
+	if (!at_replay_summarize(at_cxt_mem, CurrentMemoryContext, &in, &g, &ng))
+		ereport(ERROR, (errcode(ERRCODE_OUT_OF_MEMORY), errmsg("out of memory summarizing a replay")));
+	qsort(g + 1, ng - 1, sizeof(at_replay_group), group_cmp);
+	for (int32_t k = 0; k < ng; k++)
+		put_summary_row((ReturnSetInfo *) fcinfo->resultinfo, &g[k]);
 	return (Datum) 0;
 }

@@ -5,7 +5,8 @@
  * Each job is submitted at its recorded submit time and, once started,
  * holds its GPUs for its recorded run time.  A job that never ran (it was
  * cancelled while queued) waits at most its recorded wait, then leaves; if
- * the replay starts it sooner, it holds its GPUs for no time.  Plain C;
+ * the replay starts it sooner, it holds its GPUs for no time.  The
+ * replay's summary (at_replay_summarize) is computed here too.  Plain C;
  * memory through at_mem_fn, the scheduler's own (the jobs pending and
  * running) beside the caller's array.
  */
@@ -80,5 +81,59 @@ extern void at_replay_config(at_sched_config *cfg, int64_t capacity, bool backfi
  */
 extern at_sched_status at_replay(at_mem_fn mem, void *ctx, const at_sched_config *cfg,
 								 at_replay_job *jobs, int64_t n, int64_t *bad);
+
+/*
+ * replay_summary's figures of one group of jobs (all, or one job type),
+ * recorded and replayed, as its SQL formulas had them: queue times are
+ * whole seconds (recorded: of the jobs with a recorded start; replayed: of
+ * the jobs the replay started), job completion time is a queue time plus
+ * the replayed run (jobs started in the replay, and recorded: with a
+ * recorded start), peak GPUs over the jobs started in both (intervals
+ * [start, start + run), releases before allocations at one instant, empty
+ * ones skipped), mean GPUs the GPU-seconds of those jobs over the time from
+ * the group's first submit to their last end.
+ */
+typedef struct at_replay_side
+{
+	int64_t		queued;			/* queue times counted */
+	int64_t		queue_sum;		/* their sum, seconds */
+	double		median;			/* percentile_cont(0.5) and (0.9), when queued > 0 */
+	double		p90;
+	int64_t		jct_n;
+	int64_t		jct_sum;		/* seconds */
+	int64_t		peak;			/* when the group's both > 0 */
+	bool		has_mean_gpus;	/* false: no such job, or no time between first submit and last end */
+	double		mean_gpus;
+} at_replay_side;
+
+typedef struct at_replay_group
+{
+	const char *type;			/* the type's text (the input's pointer); NULL: no type, or the all row */
+	bool		all;
+	int64_t		jobs;
+	int64_t		started;		/* by the replay */
+	int64_t		both;			/* started in the replay and recorded */
+	at_replay_side rec;
+	at_replay_side rep;
+} at_replay_group;
+
+/* What a replay leaves to summarize: the replayed jobs beside their recorded starts. */
+typedef struct at_replay_input
+{
+	const at_replay_job *jobs;	/* after at_replay */
+	int64_t		n;
+	const char *const *types;	/* each job's type, NULL: none */
+	const int64_t *rec_start;	/* recorded starts, microseconds of any epoch */
+	const bool *has_rec;		/* whether a job has a recorded start */
+	int64_t		origin;			/* the replay's time 0 in rec_start's microseconds, a whole second */
+} at_replay_input;
+
+/*
+ * The summary of a replay: (*groups)[0] the all row, then one group per
+ * distinct type (NULL included) in order of first appearance; *ngroups
+ * counts them all.  *groups is allocated with mem.  False: out of memory.
+ */
+extern bool at_replay_summarize(at_mem_fn mem, void *ctx, const at_replay_input *in,
+								at_replay_group **groups, int32_t *ngroups);
 
 #endif

@@ -190,9 +190,238 @@ test_small_replay(void)
 	CHECK(j[0].run == 0 && j[2].run == -1 && j[2].wait == 0, "replay: no recorded end: no run, no wait");
 }
 
+/* replay_summary's oracle: each figure of one group computed the plain way. */
+typedef struct oracle
+{
+	int64_t		jobs, started, both, rq_n, rq_sum, q_sum, rjct, jct, rpeak, peak;
+	double		rmed, rp90, med, p90, rgpus, gpus;
+	bool		has_rgpus, has_gpus;
+} oracle;
+
+static int
+cmp_double(const void *a, const void *b)
+{
+	double		x = *(const double *) a,
+				y = *(const double *) b;
+
+	return (x > y) - (x < y);
+}
+
+static int
+cmp_event(const void *a, const void *b)
+{
+	const int64_t *x = a,
+			   *y = b;
+
+	if (x[0] != y[0])
+		return (x[0] > y[0]) - (x[0] < y[0]);
+	return (x[1] > y[1]) - (x[1] < y[1]);
+}
+
+static double
+pct(double *v, int64_t n, double q)
+{
+	double		pos = q * (double) (n - 1),
+				lo,
+				hi;
+
+	qsort(v, (size_t) n, sizeof(double), cmp_double);
+	lo = v[(int64_t) floor(pos)];
+	hi = v[(int64_t) ceil(pos)];
+	return lo + ((pos - floor(pos)) * (hi - lo));
+}
+
+static int64_t
+peak_of(int64_t *ev, int64_t n)
+{
+	int64_t		level = 0,
+				peak = 0;
+
+	qsort(ev, (size_t) n, 2 * sizeof(int64_t), cmp_event);
+	for (int64_t i = 0; i < n; i++)
+		if ((level += ev[2 * i + 1]) > peak)
+			peak = level;
+	return peak;
+}
+
+/* The oracle of the jobs in[i] with in_group(i): all when type_all. */
+static oracle
+summary_oracle(const at_replay_input *in, bool type_all, const char *type)
+{
+	oracle		o;
+	double	   *rq = calloc((size_t) in->n + 1, sizeof(double)),
+			   *q = calloc((size_t) in->n + 1, sizeof(double));
+	int64_t    *rev = calloc((size_t) in->n * 4 + 1, sizeof(int64_t)),
+			   *ev = calloc((size_t) in->n * 4 + 1, sizeof(int64_t)),
+				nev = 0,
+				first = INT64_MAX,
+				rlast = INT64_MIN,
+				last = INT64_MIN;
+	double		rgs = 0,
+				gs = 0;
+
+	memset(&o, 0, sizeof o);
+	for (int64_t i = 0; i < in->n; i++)
+	{
+		const at_replay_job *j = &in->jobs[i];
+		const char *t = in->types[i];
+		int64_t		rqs = in->has_rec[i] ? (int64_t) floor((double) (in->rec_start[i] - in->origin) / 1e6) - j->submit : 0;
+		int64_t		run = j->end - j->start;
+
+		if (!type_all && !(t == type || (t && type && strcmp(t, type) == 0)))
+			continue;
+		o.jobs++;
+		first = j->submit * 1000000 < first ? j->submit * 1000000 : first;
+		if (in->has_rec[i])
+		{
+			rq[o.rq_n++] = (double) rqs;
+			o.rq_sum += rqs;
+		}
+		if (j->start < 0)
+			continue;
+		q[o.started++] = (double) (j->start - j->submit);
+		o.q_sum += j->start - j->submit;
+		o.jct += j->start - j->submit + run;
+		gs += (double) j->gpus * (double) run;
+		last = j->end * 1000000 > last ? j->end * 1000000 : last;
+		if (!in->has_rec[i])
+			continue;
+		o.both++;
+		o.rjct += rqs + run;
+		rgs += (double) j->gpus * (double) run;
+		if (in->rec_start[i] - in->origin + run * 1000000 > rlast)
+			rlast = in->rec_start[i] - in->origin + run * 1000000;
+		if (run > 0)
+		{
+			int64_t		r0 = in->rec_start[i] - in->origin;
+			int64_t		add[8] = {r0, j->gpus, r0 + run * 1000000, -j->gpus,
+				j->start * 1000000, j->gpus, j->end * 1000000, -j->gpus};
+
+			memcpy(rev + 2 * nev, add, 4 * sizeof(int64_t));
+			memcpy(ev + 2 * nev, add + 4, 4 * sizeof(int64_t));
+			nev += 2;
+		}
+	}
+	if (o.rq_n > 0)
+		o.rmed = pct(rq, o.rq_n, 0.5), o.rp90 = pct(rq, o.rq_n, 0.9);
+	if (o.started > 0)
+		o.med = pct(q, o.started, 0.5), o.p90 = pct(q, o.started, 0.9);
+	o.rpeak = peak_of(rev, nev);
+	o.peak = peak_of(ev, nev);
+	o.has_rgpus = o.both > 0 && rlast != first;
+	o.rgpus = o.has_rgpus ? rgs / ((double) (rlast - first) / 1e6) : 0;
+	o.has_gpus = o.started > 0 && last != first;
+	o.gpus = o.has_gpus ? gs / ((double) (last - first) / 1e6) : 0;
+	free(rq), free(q), free(rev), free(ev);
+	return o;
+}
+
+/* Whether a group of the summary has the oracle's figures, to the bit. */
+static bool
+summary_matches(const at_replay_group *g, const oracle *o)
+{
+	return g->jobs == o->jobs && g->started == o->started && g->both == o->both &&
+		g->rec.queued == o->rq_n && g->rec.queue_sum == o->rq_sum &&
+		g->rep.queued == o->started && g->rep.queue_sum == o->q_sum &&
+		(o->rq_n == 0 || (g->rec.median == o->rmed && g->rec.p90 == o->rp90)) &&
+		(o->started == 0 || (g->rep.median == o->med && g->rep.p90 == o->p90)) &&
+		g->rec.jct_n == o->both && g->rec.jct_sum == o->rjct && g->rep.jct_n == o->started && g->rep.jct_sum == o->jct &&
+		(o->both == 0 || (g->rec.peak == o->rpeak && g->rep.peak == o->peak)) &&
+		g->rec.has_mean_gpus == o->has_rgpus && (!o->has_rgpus || g->rec.mean_gpus == o->rgpus) &&
+		g->rep.has_mean_gpus == o->has_gpus && (!o->has_gpus || g->rep.mean_gpus == o->gpus);
+}
+
+/*
+ * replay_summary's figures against the oracle, per type and for all: types
+ * NULL and equal texts at different addresses, jobs never started,
+ * zero-length runs, recorded starts before the submit and off the second;
+ * an empty replay; out of memory at every allocation, nothing leaked.
+ */
+static void
+test_summary_figures(void)
+{
+	enum
+	{
+		M = N					/* make_trace's */
+	};
+	static at_replay_job jobs[M];
+	static const char *types[M];
+	static int64_t rec[M];
+	static bool has_rec[M];
+	static char names[M][8];
+	at_sched_config c = cluster(4, true);
+	at_rng		r;
+	int64_t		bad,
+				origin = INT64_C(700000000) * 1000000;
+	at_replay_input in = {jobs, M, types, rec, has_rec, origin};
+	at_replay_group *g;
+	int32_t		ng;
+	int			wrong = 0,
+				nulls = 0,
+				zero = 0,
+				unstarted = 0;
+
+	make_trace(jobs, 11, 0.1);
+	at_rng_seed(&r, 12);
+	for (int i = 0; i < M; i++)
+	{
+		int			k = (int) (at_rng_uniform(&r) * 4);
+
+		if (i % 13 == 0 && jobs[i].run > 0)
+			jobs[i].run = 0;
+		snprintf(names[i], sizeof names[i], "%s", k == 1 ? "Eval" : k == 2 ? "SFT" : "Debug");
+		types[i] = k == 0 ? NULL : names[i];
+		has_rec[i] = at_rng_uniform(&r) < 0.8;
+		rec[i] = origin + (jobs[i].submit + (int64_t) (at_rng_uniform(&r) * 900) - 60) * 1000000 +
+			(i % 3 ? (int64_t) (at_rng_uniform(&r) * 999999) : 0);
+	}
+	at_replay(tap_mem, NULL, &c, jobs, M, &bad);
+	CHECK(at_replay_summarize(tap_mem, NULL, &in, &g, &ng) && ng == 5 && g[0].all && !g[1].all,
+		  "replay summary: the all row and four types (NULL one of them): %d groups", (int) ng);
+	for (int32_t k = 0; k < ng; k++)
+	{
+		oracle		o = summary_oracle(&in, k == 0, g[k].type);
+
+		wrong += !summary_matches(&g[k], &o);
+		nulls += k > 0 && g[k].type == NULL;
+	}
+	for (int i = 0; i < M; i++)
+	{
+		zero += jobs[i].start >= 0 && jobs[i].end == jobs[i].start;
+		unstarted += jobs[i].start < 0;
+	}
+	CHECK(wrong == 0 && nulls == 1 && zero > 50 && unstarted > 10,
+		  "replay summary: every group equals the oracle (%d wrong; %d zero-length, %d never started)",
+		  wrong, zero, unstarted);
+	CHECK(g[0].rep.peak <= 32 && g[0].rep.peak > 0 && g[0].rec.peak > g[0].rep.peak,
+		  "replay summary: the replayed peak within 32 GPUs (%lld), the recorded one over it (%lld)",
+		  (long long) g[0].rep.peak, (long long) g[0].rec.peak);
+	free(g);
+	in.n = 0;
+	CHECK(at_replay_summarize(tap_mem, NULL, &in, &g, &ng) && ng == 1 && g[0].jobs == 0 && g[0].rec.queued == 0 &&
+		  !g[0].rep.has_mean_gpus && !g[0].rec.has_mean_gpus,
+		  "replay summary: an empty replay has its all row only, without figures");
+	free(g);
+	in.n = M;
+	wrong = 0;
+	for (long fail = 1; fail <= 12; fail++)
+	{
+		tap_counted cm = {0, fail, 0};
+
+		if (at_replay_summarize(tap_counted_mem, &cm, &in, &g, &ng))
+		{
+			tap_counted_mem(&cm, g, 0);
+			wrong += fail <= 8;
+		}
+		wrong += cm.live != 0;
+	}
+	CHECK(wrong == 0, "replay summary: out of memory at each allocation fails cleanly, nothing leaked");
+}
+
 void
 test_replay(void)
 {
+	test_summary_figures();
 	test_tick();
 	test_policy_names();
 	test_small_replay();
