@@ -261,8 +261,10 @@ INSERT INTO per_job VALUES
   ('job_features', 'one row per job'), ('job_utilization', 'one row per job'), ('predict_gbdt', 'one row per job'),
   ('predict_history', 'one row per job'), ('replay', 'one row per job'),
   ('trace_seren_csv', 'the published file'), ('trace_kalos_csv', 'the published file'),
-  -- still NULL for their all-types row: src/install/surface/history.sql and replay.sql
-  ('prediction_error', 'TO DO: its all-types row is type NULL'), ('replay_summary', 'TO DO: its all-types row is type NULL');
+  -- one cluster per call, no cluster column: its totals are checked on alpha below
+  ('prediction_error', 'totals per method, checked below'),
+  -- still NULL for their all-types row: src/install/surface/replay.sql
+  ('replay_summary', 'TO DO: its all-types row is type NULL');
 CREATE TEMP VIEW type_offenders AS
 SELECT DISTINCT o.obj AS type_column_unclassified
   FROM public_outputs o
@@ -301,6 +303,15 @@ SELECT p.fn AS all_types_row_still_null
                UNION ALL
                SELECT 1 FROM acmetrace.replay_summary('alpha') r WHERE p.fn = 'replay_summary' AND r.type IS NULL)
  ORDER BY 1;
+SELECT count(*) AS prediction_error_methods,
+       string_agg(format('%s: %s rows of type all (jobs %s), %s NULL, %s jobs over the types',
+                         g.method, g.n_all, g.all_jobs, g.n_null, g.typed), '; ')
+         FILTER (WHERE g.n_all <> 1 OR g.n_null > 0 OR g.all_jobs IS DISTINCT FROM g.typed) AS total_offenders
+  FROM (SELECT e.method, count(*) FILTER (WHERE e.type = 'all') AS n_all, count(*) FILTER (WHERE e.type IS NULL) AS n_null,
+               max(e.jobs) FILTER (WHERE e.type = 'all') AS all_jobs, sum(e.jobs) FILTER (WHERE e.type <> 'all') AS typed
+          FROM acmetrace.prediction_error('alpha', (SELECT min(submit_time) + (max(submit_time) - min(submit_time)) / 2
+                                                      FROM acmetrace.jobs WHERE cluster = 'alpha')) e
+         GROUP BY e.method) g;
 -- The checks catch a function and a view that break every rule.
 BEGIN;
 CREATE FUNCTION acmetrace.surface_probe(cluster text)
