@@ -116,6 +116,34 @@ SELECT session_zone, jobs, jobs = first_value(jobs) OVER (ORDER BY session_zone 
 RESET TimeZone;
 UPDATE acmetrace.clusters SET time_zone = 'UTC' WHERE cluster = 'planted';
 
+-- The features' hour and weekday of submission are the cluster's local
+-- ones, as AT TIME ZONE gives them: zone names (a half-hour offset, DST),
+-- abbreviations of fixed offset (EST, and CET, which AT TIME ZONE reads as
+-- the abbreviation), a dynamic one (MSK); an unknown zone is an error.
+CREATE FUNCTION pg_temp.local_time_mismatches(tz text)
+RETURNS TABLE (zone text, first_hour double precision, first_weekday double precision, mismatches bigint)
+LANGUAGE plpgsql AS $$
+BEGIN
+    UPDATE acmetrace.clusters c SET time_zone = local_time_mismatches.tz WHERE c.cluster = 'planted';
+    RETURN QUERY
+    SELECT local_time_mismatches.tz, (array_agg(f.features[4] ORDER BY f.submit_time))[1],
+           (array_agg(f.features[5] ORDER BY f.submit_time))[1],
+           count(*) FILTER (WHERE f.features[4] IS DISTINCT FROM date_part('hour', f.submit_time AT TIME ZONE local_time_mismatches.tz)
+                               OR f.features[5] IS DISTINCT FROM date_part('isodow', f.submit_time AT TIME ZONE local_time_mismatches.tz))
+      FROM acmetrace.job_features('planted') f;
+END
+$$;
+SELECT m.* FROM unnest(ARRAY['UTC', 'Asia/Kolkata', 'America/New_York', 'Pacific/Kiritimati', 'EST', 'CET', 'MSK']) z,
+                LATERAL pg_temp.local_time_mismatches(z) m;
+BEGIN;
+SET LOCAL acmetrace.summaries = off;  -- (the summaries would fail on it first)
+\set VERBOSITY terse
+SELECT * FROM pg_temp.local_time_mismatches('Mars/Olympus_Mons');
+\echo :LAST_ERROR_SQLSTATE
+\set VERBOSITY default
+ROLLBACK;
+UPDATE acmetrace.clusters SET time_zone = 'UTC' WHERE cluster = 'planted';
+
 -- Arguments.
 SELECT * FROM acmetrace.predict_history(NULL);
 \echo :LAST_ERROR_SQLSTATE
