@@ -123,7 +123,8 @@ zone_local(const local_zone *z, TimestampTz t, double *hour, double *isodow)
 	if (ok != 0)
 		ereport(ERROR,
 				(errcode(ERRCODE_DATETIME_VALUE_OUT_OF_RANGE),
-				 errmsg("timestamp out of range")));
+				 errmsg("submit time %s is out of range in the cluster's time zone", timestamptz_to_str(t)),
+				 errhint("The features give the hour and weekday of submission in acmetrace.clusters.time_zone.")));
 	dow = j2day(date2j(tm.tm_year, tm.tm_mon, tm.tm_mday));
 	*hour = tm.tm_hour;
 	*isodow = dow == 0 ? 7 : dow;

@@ -139,7 +139,7 @@ BEGIN
                    ORDER BY c.cluster COLLATE "C"
     LOOP
         -- the trace: its first and last finite event (submit, start or
-        -- end), kept in summary_extents (the scan read a second of 1M jobs)
+        -- end), as summary_extents keeps it (else a scan of every job)
         kept := false;
         IF acmetrace_internal.summarized(cl)
            AND pg_catalog.has_table_privilege('acmetrace.summary_extents', 'SELECT') THEN
