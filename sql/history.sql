@@ -35,20 +35,20 @@ SELECT count(*) AS predicted_from_the_future
 
 -- Scored on the second half: the history beats both medians.
 SELECT * FROM acmetrace.prediction_error('planted', '2023-07-05 04:00+00');
-SELECT (SELECT mae_log FROM acmetrace.prediction_error('planted', '2023-07-05 04:00+00') WHERE type IS NULL AND method = 'history')
-     < (SELECT mae_log FROM acmetrace.prediction_error('planted', '2023-07-05 04:00+00') WHERE type IS NULL AND method = 'global median')
+SELECT (SELECT mae_log FROM acmetrace.prediction_error('planted', '2023-07-05 04:00+00') WHERE type = 'all' AND method = 'history')
+     < (SELECT mae_log FROM acmetrace.prediction_error('planted', '2023-07-05 04:00+00') WHERE type = 'all' AND method = 'global median')
        AS history_beats_global_median;
 -- The boosted trees on the jobs' features (acmetrace.job_features),
 -- trained on the first half: at least 10 points more within 2x than the
 -- per-type median, and the history beats the global median.
 SELECT * FROM acmetrace.prediction_error('planted', '2023-07-05 04:00+00', methods => '{history,gbdt}')
- WHERE type IS NULL;
+ WHERE type = 'all';
 SELECT max(within_2x_pct) FILTER (WHERE method = 'gbdt') - max(within_2x_pct) FILTER (WHERE method = 'type median') >= 10
          AS gbdt_10_points_over_type_median,
        max(within_2x_pct) FILTER (WHERE method = 'history') > max(within_2x_pct) FILTER (WHERE method = 'global median')
          AS history_over_global_median
   FROM acmetrace.prediction_error('planted', '2023-07-05 04:00+00', methods => '{history,gbdt}', rounds => 50, depth => 5)
- WHERE type IS NULL;
+ WHERE type = 'all';
 SELECT count(*) AS jobs, count(*) FILTER (WHERE in_training) AS trained_on, count(predicted_s) AS predicted,
        bool_and(in_training = (submit_time < '2023-07-05 04:00+00')) AS split_respected
   FROM acmetrace.predict_gbdt('planted', '2023-07-05 04:00+00', rounds => 20);
@@ -58,10 +58,45 @@ SELECT array_length(acmetrace.job_feature_names(), 1) = min(cardinality(features
 -- Any model's predictions: a table of job_id and predicted_s.
 CREATE TABLE perfect AS SELECT job_id, run_s AS predicted_s FROM acmetrace.jobs WHERE cluster = 'planted';
 SELECT method, jobs, mae_log, within_2x_pct
-  FROM acmetrace.prediction_error('planted', '2023-07-05 04:00+00', 'perfect') WHERE type IS NULL;
+  FROM acmetrace.prediction_error('planted', '2023-07-05 04:00+00', 'perfect') WHERE type = 'all';
 -- and the predictions drive a replay
 SELECT count(*) AS replayed FROM acmetrace.replay('planted', 'sjf', 64, predictions => 'perfect');
 DROP TABLE perfect;
+-- A table of several methods (a text column method): each is scored under
+-- its own name, in the same rows as the methods computed here.
+CREATE TABLE several AS
+SELECT 'history'::text AS method, job_id, predicted_s FROM acmetrace_internal.history_predictions('planted', 10)
+UNION ALL
+SELECT 'gbdt', job_id, predicted_s
+  FROM acmetrace_internal.gbdt_predictions('planted', '2023-07-05 04:00+00', 20, 4, 0.1, 10);
+WITH a AS (SELECT * FROM acmetrace.prediction_error('planted', '2023-07-05 04:00+00', 'several', methods => '{}')),
+     b AS (SELECT * FROM acmetrace.prediction_error('planted', '2023-07-05 04:00+00', methods => '{history,gbdt}',
+                                                    rounds => 20, depth => 4))
+SELECT (SELECT count(*) FROM a) AS scored_rows,
+       (SELECT string_agg(DISTINCT method, ', ') FROM a) AS methods,
+       (SELECT count(*) FROM (SELECT * FROM a EXCEPT ALL SELECT * FROM b) x)
+       + (SELECT count(*) FROM (SELECT * FROM b EXCEPT ALL SELECT * FROM a) y) AS rows_differing;
+-- a row without a method counts as 'predictions'
+UPDATE several SET method = NULL WHERE method = 'gbdt';
+SELECT type, method, jobs FROM acmetrace.prediction_error('planted', '2023-07-05 04:00+00', 'several', methods => '{}')
+ WHERE type = 'all';
+-- a method also computed here is refused, not merged with it
+SELECT * FROM acmetrace.prediction_error('planted', '2023-07-05 04:00+00', 'several', methods => '{history}');
+\echo :LAST_ERROR_SQLSTATE
+UPDATE several SET method = 'type median' WHERE method IS NULL;
+SELECT * FROM acmetrace.prediction_error('planted', '2023-07-05 04:00+00', 'several', methods => '{}');
+\echo :LAST_ERROR_SQLSTATE
+-- a method column that is not text is not a method: every row is 'predictions'
+CREATE TABLE numbered AS SELECT 1 AS method, job_id, predicted_s FROM several WHERE method = 'history';
+SELECT type, method, jobs FROM acmetrace.prediction_error('planted', '2023-07-05 04:00+00', 'numbered')
+ WHERE type = 'all';
+DROP TABLE several, numbered;
+-- Jobs without a type are a row of their own (type NULL), apart from the
+-- total (type 'all'), which counts them.
+BEGIN;
+UPDATE acmetrace.jobs SET type = NULL WHERE cluster = 'planted' AND type = 'Eval';
+SELECT type, jobs FROM acmetrace.prediction_error('planted', '2023-07-05 04:00+00') WHERE method = 'history';
+ROLLBACK;
 
 -- A split without a zone is a local time of the cluster: the same jobs are
 -- scored under any session TimeZone, and the same as the split written with
@@ -69,16 +104,44 @@ DROP TABLE perfect;
 UPDATE acmetrace.clusters SET time_zone = 'Asia/Shanghai' WHERE cluster = 'planted';
 SET TimeZone = 'UTC';
 CREATE TEMP TABLE split_counts AS
-SELECT 'UTC' AS session_zone, jobs FROM acmetrace.prediction_error('planted', '2023-07-05 12:00') WHERE type IS NULL AND method = 'history';
+SELECT 'UTC' AS session_zone, jobs FROM acmetrace.prediction_error('planted', '2023-07-05 12:00') WHERE type = 'all' AND method = 'history';
 SET TimeZone = 'America/New_York';
 INSERT INTO split_counts
-SELECT 'America/New_York', jobs FROM acmetrace.prediction_error('planted', '2023-07-05 12:00') WHERE type IS NULL AND method = 'history';
+SELECT 'America/New_York', jobs FROM acmetrace.prediction_error('planted', '2023-07-05 12:00') WHERE type = 'all' AND method = 'history';
 INSERT INTO split_counts
-SELECT 'written +08', jobs FROM acmetrace.prediction_error('planted', '2023-07-05 12:00+08') WHERE type IS NULL AND method = 'history';
+SELECT 'written +08', jobs FROM acmetrace.prediction_error('planted', '2023-07-05 12:00+08') WHERE type = 'all' AND method = 'history';
 INSERT INTO split_counts
-SELECT 'timestamptz in New York', jobs FROM acmetrace.prediction_error('planted', timestamptz '2023-07-05 12:00') WHERE type IS NULL AND method = 'history';
+SELECT 'timestamptz in New York', jobs FROM acmetrace.prediction_error('planted', timestamptz '2023-07-05 12:00') WHERE type = 'all' AND method = 'history';
 SELECT session_zone, jobs, jobs = first_value(jobs) OVER (ORDER BY session_zone = 'UTC' DESC) AS same_as_utc FROM split_counts;
 RESET TimeZone;
+UPDATE acmetrace.clusters SET time_zone = 'UTC' WHERE cluster = 'planted';
+
+-- The features' hour and weekday of submission are the cluster's local
+-- ones, as AT TIME ZONE gives them: zone names (a half-hour offset, DST),
+-- abbreviations of fixed offset (EST, and CET, which AT TIME ZONE reads as
+-- the abbreviation), a dynamic one (MSK); an unknown zone is an error.
+CREATE FUNCTION pg_temp.local_time_mismatches(tz text)
+RETURNS TABLE (zone text, first_hour double precision, first_weekday double precision, mismatches bigint)
+LANGUAGE plpgsql AS $$
+BEGIN
+    UPDATE acmetrace.clusters c SET time_zone = local_time_mismatches.tz WHERE c.cluster = 'planted';
+    RETURN QUERY
+    SELECT local_time_mismatches.tz, (array_agg(f.features[4] ORDER BY f.submit_time))[1],
+           (array_agg(f.features[5] ORDER BY f.submit_time))[1],
+           count(*) FILTER (WHERE f.features[4] IS DISTINCT FROM date_part('hour', f.submit_time AT TIME ZONE local_time_mismatches.tz)
+                               OR f.features[5] IS DISTINCT FROM date_part('isodow', f.submit_time AT TIME ZONE local_time_mismatches.tz))
+      FROM acmetrace.job_features('planted') f;
+END
+$$;
+SELECT m.* FROM unnest(ARRAY['UTC', 'Asia/Kolkata', 'America/New_York', 'Pacific/Kiritimati', 'EST', 'CET', 'MSK']) z,
+                LATERAL pg_temp.local_time_mismatches(z) m;
+BEGIN;
+SET LOCAL acmetrace.summaries = off;  -- (the summaries would fail on it first)
+\set VERBOSITY terse
+SELECT * FROM pg_temp.local_time_mismatches('Mars/Olympus_Mons');
+\echo :LAST_ERROR_SQLSTATE
+\set VERBOSITY default
+ROLLBACK;
 UPDATE acmetrace.clusters SET time_zone = 'UTC' WHERE cluster = 'planted';
 
 -- Arguments.
@@ -110,7 +173,7 @@ SELECT count(*) FROM acmetrace.predict_gbdt('planted', now(), depth => NULL);
 -- a split before every job: no model, no prediction
 SELECT count(*) AS jobs, count(predicted_s) AS predicted FROM acmetrace.predict_gbdt('planted', '2000-01-01');
 -- a split before every job: nothing trains the medians, only history scores
-SELECT method, jobs FROM acmetrace.prediction_error('planted', '2000-01-01') WHERE type IS NULL;
+SELECT method, jobs FROM acmetrace.prediction_error('planted', '2000-01-01') WHERE type = 'all';
 
 DROP EXTENSION acmetrace;
 DROP SCHEMA acmetrace;

@@ -102,3 +102,33 @@ SELECT * FROM acmetrace.period_summary('hand', '2023-07-20');
 INSERT INTO acmetrace.clusters (cluster, source_format, gpu_capacity) VALUES ('empty', 'slurm', 8);
 SELECT count(*) AS no_until_no_rows FROM acmetrace.period_summary('empty');
 SELECT measure, value, previous, partial FROM acmetrace.period_summary('empty', '2023-07-01', '2023-07-02');
+
+-- ---- the first and last event read from summary_extents (summaries on)
+-- and from the jobs (off): the same rows for every cluster, also after a
+-- job moves the last event (summarize_delta keeps the extents)
+CREATE FUNCTION pg_temp.both_paths() RETURNS TABLE (extents_read boolean, rows integer, same_rows boolean)
+LANGUAGE plpgsql AS $$
+DECLARE
+    on_rows text[];
+    used boolean := acmetrace_internal.summarized(NULL);
+    was text := current_setting('acmetrace.summaries');
+BEGIN
+    SELECT array_agg(p::text ORDER BY p.cluster, p.measure) INTO on_rows FROM acmetrace.period_summary(NULL) p;
+    PERFORM set_config('acmetrace.summaries', 'off', true);
+    RETURN QUERY SELECT used, cardinality(on_rows),
+                        on_rows = (SELECT array_agg(p::text ORDER BY p.cluster, p.measure) FROM acmetrace.period_summary(NULL) p);
+    PERFORM set_config('acmetrace.summaries', was, true);
+END
+$$;
+SELECT * FROM pg_temp.both_paths();
+INSERT INTO acmetrace.jobs (cluster, job_id, type, state, gpu_num, submit_time, start_time, end_time, duration) VALUES
+    ('hand', 'later', 'SFT', 'COMPLETED', 1, '2023-07-16 00:00+00', '2023-07-16 01:00+00', '2023-07-16 02:00+00', 3600);
+SELECT e.last_event AS kept_last_event, b.*
+  FROM acmetrace.summary_extents e, pg_temp.both_paths() b WHERE e.cluster = 'hand';
+-- the extents are what is read: moved by hand, they move the default period
+BEGIN;
+UPDATE acmetrace.summary_extents SET last_event = last_event + interval '1 day' WHERE cluster = 'hand';
+SELECT (SELECT array_agg(p::text ORDER BY p.measure) FROM acmetrace.period_summary('hand') p)
+       IS DISTINCT FROM (SELECT array_agg(p::text ORDER BY p.measure)
+                           FROM acmetrace.period_summary('hand', NULL, '2023-07-16 02:00+00') p) AS extents_move_the_period;
+ROLLBACK;

@@ -126,7 +126,7 @@ AS $$
 #variable_conflict use_column
 DECLARE
     cl text; tz text;
-    first_ev timestamptz; last_ev timestamptz;
+    first_ev timestamptz; last_ev timestamptz; kept boolean;
     a timestamptz; b timestamptz; pa timestamptz;
 BEGIN
     PERFORM acmetrace_internal.known_cluster(arg_cluster);
@@ -138,11 +138,23 @@ BEGIN
                    WHERE arg_cluster IS NULL OR c.cluster = arg_cluster
                    ORDER BY c.cluster COLLATE "C"
     LOOP
-        -- the trace: its first and last event (submit, start or end)
-        SELECT least(min(j.submit_time), min(j.start_time)),
-               greatest(max(j.submit_time), max(j.start_time), max(j.end_time))
-          INTO first_ev, last_ev
-          FROM acmetrace.jobs j WHERE j.cluster = cl;
+        -- the trace: its first and last finite event (submit, start or
+        -- end), as summary_extents keeps it (else a scan of every job)
+        kept := false;
+        IF acmetrace_internal.summarized(cl)
+           AND pg_catalog.has_table_privilege('acmetrace.summary_extents', 'SELECT') THEN
+            SELECT e.first_event, e.last_event INTO first_ev, last_ev
+              FROM acmetrace.summary_extents e WHERE e.cluster = cl;
+            kept := FOUND;
+        END IF;
+        IF NOT kept THEN
+            SELECT min(least(x.s, x.b, x.e)), max(greatest(x.s, x.b, x.e))
+              INTO first_ev, last_ev
+              FROM (SELECT CASE WHEN isfinite(j.submit_time) THEN j.submit_time END AS s,
+                           CASE WHEN isfinite(j.start_time) THEN j.start_time END AS b,
+                           CASE WHEN isfinite(j.end_time) THEN j.end_time END AS e
+                      FROM acmetrace.jobs j WHERE j.cluster = cl) x;
+        END IF;
         CONTINUE WHEN last_ev IS NULL AND arg_until IS NULL;   -- no jobs: no period to end at
         b := coalesce(arg_until, last_ev);
         -- 7 days back in the cluster's zone (a week across a DST change is 7 local days)

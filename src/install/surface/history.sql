@@ -125,6 +125,12 @@ SET enable_mergejoin = off
 AS $$
 DECLARE
     m text[] := coalesce(methods, CASE WHEN predictions IS NULL THEN '{history}'::text[] ELSE '{}'::text[] END);
+    -- the predictions' own method column (text), if it has one
+    by_method boolean := predictions IS NOT NULL AND EXISTS (
+        SELECT 1 FROM pg_catalog.pg_attribute a
+         WHERE a.attrelid = predictions AND a.attname = 'method' AND a.atttypid = 'text'::regtype
+           AND a.attnum > 0 AND NOT a.attisdropped);
+    clash text;
 BEGIN
     PERFORM acmetrace_internal.one_cluster(prediction_error.cluster, 'prediction_error');
     IF split IS NULL OR NOT isfinite(split) THEN
@@ -134,6 +140,16 @@ BEGIN
     IF array_position(m, NULL) IS NOT NULL OR NOT m <@ '{history,gbdt}'::text[] THEN
         PERFORM acmetrace_internal.raise('22023', format('prediction_error: unknown method in %s', m),
               'Methods are history (acmetrace.predict_history) and gbdt (acmetrace.predict_gbdt), e.g. methods => ''{history,gbdt}''.');
+    END IF;
+    IF by_method THEN
+        -- a method of the table scored under a name this function also gives would merge two methods' rows
+        EXECUTE format('SELECT min(p.method) FROM %s p WHERE p.method = ANY ($1)', predictions)
+           INTO clash USING m || '{global median,type median}'::text[];
+        IF clash IS NOT NULL THEN
+            PERFORM acmetrace_internal.raise('22023',
+                  format('prediction_error: method %L of %s is also computed here', clash, predictions),
+                  'Rename the method in the predictions, or leave it out of methods; global median and type median are always computed.');
+        END IF;
     END IF;
     RETURN QUERY EXECUTE format($q$
     WITH jobs AS (
@@ -162,7 +178,7 @@ BEGIN
           CROSS JOIN global_median g
           CROSS JOIN LATERAL (VALUES ('global median', g.m), ('type median', t.m)) x(method, p)
          WHERE j.scored AND x.p IS NOT NULL)
-    SELECT CASE WHEN grouping(s.type) = 1 THEN NULL ELSE s.type END, s.method, count(*),
+    SELECT CASE WHEN grouping(s.type) = 1 THEN 'all' ELSE s.type END, s.method, count(*),
            round(avg(s.e)::numeric, 3),
            round((percentile_cont(0.5) WITHIN GROUP (ORDER BY s.e))::numeric, 3),
            acmetrace_internal.pct(count(*) FILTER (WHERE s.e <= ln(2)), count(*))
@@ -170,12 +186,15 @@ BEGIN
      GROUP BY GROUPING SETS ((s.method), (s.type, s.method))
      ORDER BY grouping(s.type) DESC, s.type, s.method$q$,
         CASE WHEN predictions IS NULL THEN ''
+             -- a row of no method counts as 'predictions'
+             WHEN by_method THEN format('UNION ALL SELECT coalesce(method, ''predictions''), job_id::text, predicted_s::float8 FROM %s',
+                                        predictions)
              ELSE format('UNION ALL SELECT ''predictions'', job_id::text, predicted_s::float8 FROM %s', predictions) END)
     USING cluster, split, coalesce(last_jobs, 10), m, rounds, depth;
 END
 $$;
 COMMENT ON FUNCTION acmetrace.prediction_error(text, timestamptz, regclass, integer, text[], integer, integer) IS
-  'How well run times are predicted for the GPU jobs submitted from split on: mean and median absolute error of the log run time and the percent within 2x, per type and for all (type NULL), for each method (history: acmetrace.predict_history; gbdt: acmetrace.predict_gbdt trained on the jobs before split with rounds and depth; default history alone, or nothing but the predictions table when one is given) and the predictions (a table or view of job_id, predicted_s), against the global and the per-type median run time of the jobs submitted before split.';
+  'How well run times are predicted for the GPU jobs submitted from split on: mean and median absolute error of the log run time and the percent within 2x, per type and for all (type ''all'', first; jobs without a type under NULL), for each method (history: acmetrace.predict_history; gbdt: acmetrace.predict_gbdt trained on the jobs before split with rounds and depth; default history alone, or nothing but the predictions table when one is given) and the predictions (a table or view of job_id, predicted_s: method predictions; with a text column method, each of its methods under its own name), against the global and the per-type median run time of the jobs submitted before split.';
 
 -- A split written without a zone or offset ('2023-03-10') is read in the
 -- cluster's time zone, as the weekly buckets are, not in the session's.
