@@ -27,6 +27,7 @@ main(void)
 	test_value_counts();
 	test_rng();
 	test_summary();
+	test_timeseries();
 	test_util_quantiles();
 	test_sacct();
 	test_prometheus();
