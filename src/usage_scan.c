@@ -5,7 +5,7 @@
  * (src/install/analyses/usage.sql), which inserts them.  A plain SQL query
  * hands its rows to a DestReceiver, as in summary_scan.c; the groups are
  * kept in a hash table, their users and vcs numbered (at_intern), the
- * waits' value counts in the core's at_vmap.  The last row, all NULL, says
+ * waits listed and counted once sorted.  The last row, all NULL, says
  * the pass went through; no rows at all when a value does not fit it (a
  * numeric that is not a decimal of at most 18 digits, 9 after the point):
  * the caller then runs the SQL.
@@ -50,7 +50,9 @@ typedef struct UsagePass
 	size_t		groups_cap;
 	at_intern	users;
 	at_intern	vcs;
-	at_vmap		waits;			/* (group number, wait) counts */
+	at_usage_wait *waits;		/* (group number, wait) */
+	size_t		nwaits;
+	size_t		waits_cap;
 	at_intern	numerics;		/* distinct numerics by their bytes */
 	NumInfo    *nums;
 	size_t		nums_cap;
@@ -164,8 +166,17 @@ usage_receive(TupleTableSlot *slot, DestReceiver *self)
 	g = group_of(st, &key);
 	if (!at_usage_add(g, &j, &wait))
 		st->ok = false;
-	else if (wait && !at_vmap_add(&st->waits, (uint64) g->idx, j.wait))
-		at_no_memory();
+	else if (wait)
+	{
+		if (st->nwaits == st->waits_cap)
+		{
+			st->waits_cap = Max(st->waits_cap * 2, 4096);
+			st->waits = st->waits ? repalloc_huge(st->waits, st->waits_cap * sizeof(at_usage_wait))
+				: MemoryContextAllocExtended(st->cxt, st->waits_cap * sizeof(at_usage_wait), MCXT_ALLOC_HUGE);
+		}
+		st->waits[st->nwaits].group = (uint64) g->idx;
+		st->waits[st->nwaits++].value = j.wait;
+	}
 	return true;
 }
 
@@ -220,8 +231,7 @@ usage_new(text *zone, int32 offset)
 	hc.entrysize = sizeof(at_usage_group);
 	hc.hcxt = CurrentMemoryContext;
 	st->groups = hash_create("acmetrace summary_usage", 4096, &hc, HASH_ELEM | HASH_BLOBS | HASH_CONTEXT);
-	if (!at_vmap_init(&st->waits, at_cxt_mem, CurrentMemoryContext) ||
-		!at_intern_init(&st->users, at_cxt_mem, CurrentMemoryContext) ||
+	if (!at_intern_init(&st->users, at_cxt_mem, CurrentMemoryContext) ||
 		!at_intern_init(&st->vcs, at_cxt_mem, CurrentMemoryContext) ||
 		!at_intern_init(&st->numerics, at_cxt_mem, CurrentMemoryContext))
 		at_no_memory();
@@ -320,15 +330,15 @@ put_group(ReturnSetInfo *rsinfo, UsagePass *st, const at_usage_group *g, const a
 static void
 put_groups(ReturnSetInfo *rsinfo, UsagePass *st)
 {
-	at_vmap_entry *w = palloc_extended(Max(st->waits.n, 1) * sizeof(at_vmap_entry), MCXT_ALLOC_HUGE);
+	at_vmap_entry *w = palloc_extended(Max(st->nwaits, 1) * sizeof(at_vmap_entry), MCXT_ALLOC_HUGE);
+	size_t		nw = at_usage_waits_counted(st->waits, st->nwaits, w);
 	size_t		k = 0;
 
-	at_vmap_sorted(&st->waits, w);
 	for (size_t i = 0; i < st->ngroups; i++)
 	{
 		size_t		first = k;
 
-		while (k < st->waits.n && w[k].group == (uint64) i)
+		while (k < nw && w[k].group == (uint64) i)
 			k++;
 		put_group(rsinfo, st, st->by_idx[i], w + first, k - first);
 	}

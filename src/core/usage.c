@@ -2,6 +2,7 @@
  * usage.c: summary_usage's pass, job by job (usage.h).
  */
 #include <math.h>
+#include <stdlib.h>
 
 #include "usage.h"
 
@@ -94,6 +95,41 @@ at_usage_add(at_usage_group *g, const at_usage_job *j, int *wait)
 		return 1;
 	*wait = 1;
 	return add_wait(g, j);
+}
+
+static int
+wait_cmp(const void *a, const void *b)
+{
+	const at_usage_wait *x = a,
+			   *y = b;
+
+	if (x->group != y->group)
+		return x->group < y->group ? -1 : 1;
+	return (x->value > y->value) - (x->value < y->value);
+}
+
+size_t
+at_usage_waits_counted(at_usage_wait *w, size_t n, at_vmap_entry *out)
+{
+	size_t		k = 0;
+
+	for (size_t i = 0; i < n; i++)
+		if (w[i].value == 0)
+			w[i].value = 0;		/* -0 counts as 0, as at_vmap stores it */
+	qsort(w, n, sizeof(at_usage_wait), wait_cmp);
+	for (size_t i = 0; i < n; i++)
+	{
+		if (k > 0 && out[k - 1].group == w[i].group && out[k - 1].value == w[i].value)
+			out[k - 1].count++;
+		else
+		{
+			out[k].group = w[i].group;
+			out[k].value = w[i].value;
+			out[k].count = 1;
+			k++;
+		}
+	}
+	return k;
 }
 
 #endif

@@ -76,5 +76,22 @@ extern int	at_usage_needs_num(const at_usage_job *j);
  */
 extern int	at_usage_add(at_usage_group *g, const at_usage_job *j, int *wait);
 
+/*
+ * A wait of a group: groups are fine (a user's day), so their waits are
+ * nearly all distinct and a list sorted once beats counting them in a hash.
+ */
+typedef struct at_usage_wait
+{
+	uint64_t	group;
+	double		value;			/* finite */
+} at_usage_wait;
+
+/*
+ * Sorts the n waits by group, then value (-0 as 0), and writes each
+ * distinct (group, value) with its count to out (room for n); returns how
+ * many it wrote.
+ */
+extern size_t at_usage_waits_counted(at_usage_wait *w, size_t n, at_vmap_entry *out);
+
 #endif
 #endif

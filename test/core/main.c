@@ -28,6 +28,7 @@ main(void)
 	test_rng();
 	test_summary();
 	test_timeseries();
+	test_usage();
 	test_util_quantiles();
 	test_sacct();
 	test_prometheus();
