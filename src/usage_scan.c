@@ -331,7 +331,9 @@ static void
 put_groups(ReturnSetInfo *rsinfo, UsagePass *st)
 {
 	at_vmap_entry *w = palloc_extended(Max(st->nwaits, 1) * sizeof(at_vmap_entry), MCXT_ALLOC_HUGE);
-	size_t		nw = at_usage_waits_counted(st->waits, st->nwaits, w);
+	at_usage_wait *scratch = palloc_extended(Max(st->nwaits, 1) * sizeof(at_usage_wait), MCXT_ALLOC_HUGE);
+	size_t	   *start = palloc_extended((st->ngroups + 1) * sizeof(size_t), MCXT_ALLOC_HUGE);
+	size_t		nw = at_usage_waits_counted(st->waits, st->nwaits, st->ngroups, scratch, start, w);
 	size_t		k = 0;
 
 	for (size_t i = 0; i < st->ngroups; i++)

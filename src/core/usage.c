@@ -98,35 +98,48 @@ at_usage_add(at_usage_group *g, const at_usage_job *j, int *wait)
 }
 
 static int
-wait_cmp(const void *a, const void *b)
+value_cmp(const void *a, const void *b)
 {
-	const at_usage_wait *x = a,
-			   *y = b;
+	double		x = ((const at_usage_wait *) a)->value,
+				y = ((const at_usage_wait *) b)->value;
 
-	if (x->group != y->group)
-		return x->group < y->group ? -1 : 1;
-	return (x->value > y->value) - (x->value < y->value);
+	return (x > y) - (x < y);
 }
 
 size_t
-at_usage_waits_counted(at_usage_wait *w, size_t n, at_vmap_entry *out)
+at_usage_waits_counted(const at_usage_wait *w, size_t n, size_t ngroups, at_usage_wait *scratch, size_t *start,
+					   at_vmap_entry *out)
 {
 	size_t		k = 0;
 
+	for (size_t g = 0; g <= ngroups; g++)
+		start[g] = 0;
 	for (size_t i = 0; i < n; i++)
-		if (w[i].value == 0)
-			w[i].value = 0;		/* -0 counts as 0, as at_vmap stores it */
-	qsort(w, n, sizeof(at_usage_wait), wait_cmp);
+		start[w[i].group + 1]++;
+	for (size_t g = 0; g < ngroups; g++)
+		start[g + 1] += start[g];
+	/* scattered by group; start[g] moves to the end of group g */
 	for (size_t i = 0; i < n; i++)
 	{
-		if (k > 0 && out[k - 1].group == w[i].group && out[k - 1].value == w[i].value)
-			out[k - 1].count++;
-		else
+		at_usage_wait *d = &scratch[start[w[i].group]++];
+
+		d->group = w[i].group;
+		d->value = w[i].value == 0 ? 0 : w[i].value;	/* -0 counts as 0, as at_vmap stores it */
+	}
+	for (size_t g = 0, b = 0; g < ngroups; b = start[g], g++)
+	{
+		qsort(scratch + b, start[g] - b, sizeof(at_usage_wait), value_cmp);
+		for (size_t i = b; i < start[g]; i++)
 		{
-			out[k].group = w[i].group;
-			out[k].value = w[i].value;
-			out[k].count = 1;
-			k++;
+			if (i > b && out[k - 1].value == scratch[i].value)
+				out[k - 1].count++;
+			else
+			{
+				out[k].group = g;
+				out[k].value = scratch[i].value;
+				out[k].count = 1;
+				k++;
+			}
 		}
 	}
 	return k;

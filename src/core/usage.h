@@ -87,11 +87,13 @@ typedef struct at_usage_wait
 } at_usage_wait;
 
 /*
- * Sorts the n waits by group, then value (-0 as 0), and writes each
- * distinct (group, value) with its count to out (room for n); returns how
- * many it wrote.
+ * The n waits (groups 0 .. ngroups - 1) by group, then value (-0 as 0):
+ * each distinct (group, value) with its count into out (room for n), and
+ * how many there are.  A counting sort by group, then each group's few
+ * values sorted; scratch holds n waits, start ngroups + 1 sizes.
  */
-extern size_t at_usage_waits_counted(at_usage_wait *w, size_t n, at_vmap_entry *out);
+extern size_t at_usage_waits_counted(const at_usage_wait *w, size_t n, size_t ngroups, at_usage_wait *scratch,
+									  size_t *start, at_vmap_entry *out);
 
 #endif
 #endif

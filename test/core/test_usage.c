@@ -80,13 +80,15 @@ test_waits(void)
 {
 	at_usage_wait w[6] = {{2, 1.5}, {1, 3}, {2, -0.0}, {1, 3}, {2, 0}, {1, 2}};
 	at_vmap_entry out[6];
-	size_t		n = at_usage_waits_counted(w, 6, out);
+	at_usage_wait scratch[6];
+	size_t		start[4];
+	size_t		n = at_usage_waits_counted(w, 6, 3, scratch, start, out);
 
 	CHECK(n == 4 && out[0].group == 1 && out[0].value == 2 && out[0].count == 1 &&
 		  out[1].group == 1 && out[1].value == 3 && out[1].count == 2 &&
 		  out[2].group == 2 && out[2].value == 0 && !signbit(out[2].value) && out[2].count == 2 &&
 		  out[3].group == 2 && out[3].value == 1.5, "waits counted by group and value, -0 as 0");
-	CHECK(at_usage_waits_counted(w, 0, out) == 0, "no waits");
+	CHECK(at_usage_waits_counted(w, 0, 3, scratch, start, out) == 0, "no waits");
 }
 #endif
 
