@@ -69,6 +69,8 @@ typedef struct TsPass
 	at_intern	numerics;		/* distinct numerics by their bytes */
 	NumInfo    *nums;
 	size_t		nums_cap;
+	DayEntry   *last_day;		/* the day and hour last asked for: a trace */
+	at_ts_hour *last_hour;		/* in time order asks for them again */
 	MemoryContext cxt;			/* the pass's: the receiver runs in SPI's */
 	bool		ok;				/* every value fit */
 	int64		rows;
@@ -107,6 +109,36 @@ num_of(TsPass *st, Datum d, bool isnull, at_decimal *dec)
 	return st->nums[id].kind;
 }
 
+/* The entry of day, zeroed when new. */
+static DayEntry *
+day_of(TsPass *st, int32 day)
+{
+	bool		found;
+
+	if (st->last_day == NULL || st->last_day->key != day)
+	{
+		st->last_day = hash_search(st->days, &day, HASH_ENTER, &found);
+		if (!found)
+			memset((char *) st->last_day + sizeof(int32), 0, sizeof(DayEntry) - sizeof(int32));
+	}
+	return st->last_day;
+}
+
+/* The entry of hour, zeroed when new. */
+static at_ts_hour *
+hour_of(TsPass *st, int64 hour)
+{
+	bool		found;
+
+	if (st->last_hour == NULL || st->last_hour->hour != hour)
+	{
+		st->last_hour = hash_search(st->hours, &hour, HASH_ENTER, &found);
+		if (!found)
+			memset((char *) st->last_hour + sizeof(int64), 0, sizeof(at_ts_hour) - sizeof(int64));
+	}
+	return st->last_hour;
+}
+
 /* Columns: gpu_num, submit, start, end, wait_s, state (AT_TS_*), gpu_time, duration. */
 static bool
 ts_receive(TupleTableSlot *slot, DestReceiver *self)
@@ -141,33 +173,14 @@ ts_receive(TupleTableSlot *slot, DestReceiver *self)
 	at_ts_extent_add(&st->extent, &j);
 	n = at_ts_hour_events(&j, ev);
 	for (int i = 0; i < n; i++)
-	{
-		bool		found;
-		at_ts_hour *h = hash_search(st->hours, &ev[i].hour, HASH_ENTER, &found);
-
-		if (!found)
-			memset((char *) h + sizeof(int64), 0, sizeof(at_ts_hour) - sizeof(int64));
-		if (!at_ts_hour_add(h, &ev[i]))
+		if (!at_ts_hour_add(hour_of(st, ev[i].hour), &ev[i]))
 			st->ok = false;
-	}
 	if (at_ts_finite(j.has_submit, j.submit))
-	{
-		int32		day = at_local_day(&st->zone, j.submit);
-		bool		found;
-		DayEntry   *d = hash_search(st->days, &day, HASH_ENTER, &found);
-
-		if (!found)
-			memset((char *) d + sizeof(int32), 0, sizeof(DayEntry) - sizeof(int32));
-		d->d.submitted++;
-	}
+		day_of(st, at_local_day(&st->zone, j.submit))->d.submitted++;
 	if (at_ts_finite(j.has_end, j.end))
 	{
-		int32		day = at_local_day(&st->zone, j.end);
-		bool		found;
-		DayEntry   *d = hash_search(st->days, &day, HASH_ENTER, &found);
+		DayEntry   *d = day_of(st, at_local_day(&st->zone, j.end));
 
-		if (!found)
-			memset((char *) d + sizeof(int32), 0, sizeof(DayEntry) - sizeof(int32));
 		if (at_ts_needs_num(&j))
 		{
 			j.gpu_time_kind = num_of(st, v[6], nul[6], &j.gpu_time);
