@@ -245,6 +245,45 @@ SELECT bucket, jobs, p50_s, p90_s, p99_s, mean_s, partial FROM acmetrace.v_daily
 UPDATE acmetrace.jobs SET end_time = '2024-03-11 12:00-07', state = 'COMPLETED' WHERE cluster = 'odd' AND job_id = 'r1';
 SELECT * FROM pg_temp.differing();
 
+-- ---- 5b. The one C pass (timeseries_scan) against the SQL it stands in
+-- for: ny copied with one more job, whose NaN gpu_time the pass cannot sum
+-- exactly (so it gives no rows and the SQL builds the copy), agrees on
+-- every day, hour and extent the extra job does not touch, scales included ----
+SELECT count(*) > 0 AS c_rows FROM acmetrace_internal.timeseries_scan('ny', 'America/New_York', NULL);
+INSERT INTO acmetrace.clusters (cluster, source_format, gpu_capacity, time_zone)
+SELECT 'ny_sql', c.source_format, c.gpu_capacity, c.time_zone FROM acmetrace.clusters c WHERE c.cluster = 'ny';
+INSERT INTO acmetrace.jobs (cluster, job_id, type, state, gpu_num, node_num, cpu_num, submit_time, start_time, end_time,
+                            user_id, duration, queue, gpu_time, vc)
+SELECT 'ny_sql', j.job_id, j.type, j.state, j.gpu_num, j.node_num, j.cpu_num, j.submit_time, j.start_time, j.end_time,
+       j.user_id, j.duration, j.queue, j.gpu_time, j.vc
+  FROM acmetrace.jobs j WHERE j.cluster = 'ny'
+UNION ALL
+SELECT 'ny_sql', 'nan', 'Eval', 'COMPLETED', 1, 1, 1, '2040-01-01 00:00+00', '2040-01-01 00:00+00', '2040-01-02 00:00+00',
+       NULL, 86400, 0, 'NaN', NULL;
+SELECT count(*) AS c_rows FROM acmetrace_internal.timeseries_scan('ny_sql', 'America/New_York', NULL);
+SELECT (SELECT count(*) FROM acmetrace.summary_days s WHERE s.cluster = 'ny') AS days,
+       (SELECT count(*) FROM (SELECT (to_jsonb(s) - 'cluster')::text FROM acmetrace.summary_days s WHERE s.cluster = 'ny'
+                              EXCEPT ALL
+                              SELECT (to_jsonb(s) - 'cluster')::text FROM acmetrace.summary_days s
+                               WHERE s.cluster = 'ny_sql' AND s.day < '2039-12-31') x)
+     + (SELECT count(*) FROM (SELECT (to_jsonb(s) - 'cluster')::text FROM acmetrace.summary_days s
+                               WHERE s.cluster = 'ny_sql' AND s.day < '2039-12-31'
+                              EXCEPT ALL
+                              SELECT (to_jsonb(s) - 'cluster')::text FROM acmetrace.summary_days s WHERE s.cluster = 'ny') x) AS days_differing,
+       (SELECT count(*) FROM acmetrace.summary_hours s WHERE s.cluster = 'ny') AS hours,
+       (SELECT count(*) FROM (SELECT (to_jsonb(s) - 'cluster')::text FROM acmetrace.summary_hours s WHERE s.cluster = 'ny'
+                              EXCEPT ALL
+                              SELECT (to_jsonb(s) - 'cluster')::text FROM acmetrace.summary_hours s
+                               WHERE s.cluster = 'ny_sql' AND s.hour < '2039-12-31') x)
+     + (SELECT count(*) FROM (SELECT (to_jsonb(s) - 'cluster')::text FROM acmetrace.summary_hours s
+                               WHERE s.cluster = 'ny_sql' AND s.hour < '2039-12-31'
+                              EXCEPT ALL
+                              SELECT (to_jsonb(s) - 'cluster')::text FROM acmetrace.summary_hours s WHERE s.cluster = 'ny') x) AS hours_differing,
+       (SELECT (a.first_event, a.first_start) = (b.first_event, b.first_start) AND b.last_event = '2040-01-02 00:00+00'
+          FROM acmetrace.summary_extents a, acmetrace.summary_extents b WHERE a.cluster = 'ny' AND b.cluster = 'ny_sql') AS extents_agree;
+DELETE FROM acmetrace.jobs WHERE cluster = 'ny_sql';
+DELETE FROM acmetrace.clusters WHERE cluster = 'ny_sql';
+
 -- ---- 6. A windowed query reads the summaries, never the jobs ----
 CREATE FUNCTION pg_temp.plan_reads_jobs(q text) RETURNS boolean LANGUAGE plpgsql AS $$
 DECLARE

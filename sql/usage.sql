@@ -179,6 +179,24 @@ SELECT w.name,
                     format('SELECT * FROM pg_temp.ref(%L, %L, %L, ''user'')', w.cl, w.since, w.until)) AS by_user
   FROM windows w WHERE w.cl = 'alpha' ORDER BY w.name;
 
+-- The rebuild's one C pass (usage_scan_pass) against the SQL it stands in
+-- for (usage_rows), row for row as text, on every cluster; a NaN gpu_time
+-- makes the pass give up (no rows), and the SQL then builds the cluster.
+SELECT c.cluster, count(*) AS rows,
+       (SELECT count(*) FROM (SELECT s::text FROM acmetrace.summary_usage s WHERE s.cluster = c.cluster
+                              EXCEPT ALL SELECT u::text FROM acmetrace_internal.usage_rows(c.cluster, c.time_zone, NULL) u) a)
+     + (SELECT count(*) FROM (SELECT u::text FROM acmetrace_internal.usage_rows(c.cluster, c.time_zone, NULL) u
+                              EXCEPT ALL SELECT s::text FROM acmetrace.summary_usage s WHERE s.cluster = c.cluster) b) AS differing
+  FROM acmetrace.clusters c JOIN acmetrace.summary_usage s USING (cluster) GROUP BY c.cluster, c.time_zone ORDER BY 1;
+BEGIN;
+SELECT acmetrace_internal.summaries_by_caller('alpha');
+INSERT INTO acmetrace.jobs (cluster, job_id, type, state, user_id, gpu_num, duration, gpu_time, submit_time, start_time, end_time)
+VALUES ('alpha', 'nan', 'Eval', 'COMPLETED', 'newcomer', 2, 60, 'NaN', '2023-03-01 09:00+08', '2023-03-01 10:00+08', '2023-03-01 10:01+08');
+SELECT acmetrace_internal.summarize_delta('alpha', '{}', ARRAY(SELECT j FROM acmetrace.jobs j WHERE j.cluster = 'alpha' AND j.job_id = 'nan'));
+SELECT count(*) AS pass_rows FROM acmetrace_internal.usage_scan_pass('alpha', 'Asia/Shanghai', NULL);
+SELECT pg_temp.differing('alpha') AS differing;
+ROLLBACK;
+
 -- 4. Slurm jobs by account and partition (acmetrace.slurm_jobs); other
 -- jobs of a Slurm cluster would be the NULL group.
 SET acmetrace.cluster = 'prod';

@@ -224,4 +224,11 @@ sym(PG_FUNCTION_ARGS) \
 	PG_RETURN_NULL(); \
 }
 
+/*
+ * A pg_tz's offset at t, for the core's at_zone (src/core/summary.h's
+ * at_zone_lookup_fn; arg is the pg_tz): src/summary_scan.c.
+ */
+extern void at_pg_zone_lookup(void *arg, int64_t t, int64_t unix_s, int64_t *off_s, int64_t *next_unix_s,
+							  int *has_next);
+
 #endif

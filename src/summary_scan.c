@@ -89,9 +89,9 @@ num_id(void *arg, int col)
 	return id;
 }
 
-/* The zone's offset at t (at_zone_lookup_fn). */
-static void
-zone_lookup(void *arg, int64_t t, int64_t unix_s, int64_t *off_s, int64_t *next_unix_s, int *has_next)
+/* The zone's offset at t (at_zone_lookup_fn; glue.h: timeseries_scan.c shares it). */
+void
+at_pg_zone_lookup(void *arg, int64_t t, int64_t unix_s, int64_t *off_s, int64_t *next_unix_s, int *has_next)
 {
 	pg_time_t	tt = (pg_time_t) unix_s,
 				boundary;
@@ -360,7 +360,7 @@ pass_new(text *zone, bool has_offset, int32 offset)
 	{
 		char	   *zname = text_to_cstring(zone);
 
-		st->core.zone.lookup = zone_lookup;
+		st->core.zone.lookup = at_pg_zone_lookup;
 		st->core.zone.arg = pg_tzset(zname);
 		if (st->core.zone.arg == NULL)
 			ereport(ERROR,

@@ -27,6 +27,8 @@ main(void)
 	test_value_counts();
 	test_rng();
 	test_summary();
+	test_timeseries();
+	test_usage();
 	test_util_quantiles();
 	test_sacct();
 	test_prometheus();

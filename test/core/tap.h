@@ -78,6 +78,8 @@ void		test_samples(void);
 void		test_value_counts(void);
 void		test_rng(void);
 void		test_summary(void);
+void		test_timeseries(void);
+void		test_usage(void);
 void		test_util_quantiles(void);
 void		test_sacct(void);
 void		test_prometheus(void);

@@ -30,6 +30,17 @@ $$;
 COMMENT ON FUNCTION acmetrace_internal.timeseries_extent(text) IS
   'Rebuilds cluster cl''s row of summary_extents from its jobs.';
 
+-- The cluster's hours, days and extent in one C pass (src/timeseries_scan.c):
+-- no rows when a value does not fit its exact sums, and the SQL below runs.
+CREATE FUNCTION acmetrace_internal.timeseries_scan(cluster text, zone text, utc_offset_s integer)
+RETURNS TABLE (kind text, t1 timestamptz, t2 timestamptz, t3 timestamptz, day date, n1 bigint, n2 bigint,
+               n3 bigint, n4 bigint, s1 numeric, s2 numeric, s3 numeric, waits bigint, wait_sum numeric,
+               vals double precision[], counts bigint[])
+AS 'MODULE_PATHNAME', 'acmetrace_timeseries_scan'
+LANGUAGE C VOLATILE;
+COMMENT ON FUNCTION acmetrace_internal.timeseries_scan(text, text, integer) IS
+  'One pass over the cluster''s jobs: its summary_hours rows (kind ''hour'': t1 hour, n1 start_gpus, n2 end_gpus, s1 corr_s), summary_days rows (''day'': day, n1..n4 submitted, completed, failed, cancelled, s1..s3 gpu_s, failed_gpu_s, cancelled_gpu_s, waits, wait_sum, vals, counts; days in zone, else at the fixed utc_offset_s) and summary_extents row (''extent'': t1..t3 first_event, last_event, first_start); no rows when a numeric is not a decimal of at most 18 digits and 9 after the point, or a wait is infinite.';
+
 CREATE FUNCTION acmetrace_internal.timeseries_summarize(cl text, force boolean)
 RETURNS void
 LANGUAGE plpgsql
@@ -38,8 +49,10 @@ SET TimeZone = 'UTC'
 AS $$
 #variable_conflict use_variable
 DECLARE
-    tz  text;
-    day text;
+    tz     text;
+    day    text;
+    off    integer;
+    abbrev boolean;
 BEGIN
     DELETE FROM acmetrace.summary_hours s WHERE s.cluster = cl;
     DELETE FROM acmetrace.summary_days s WHERE s.cluster = cl;
@@ -48,6 +61,31 @@ BEGIN
     IF NOT FOUND OR NOT (force OR acmetrace_internal.use_summaries()) THEN
         RETURN;
     END IF;
+    -- an abbreviation (the loaders accept them) is a fixed offset, as AT TIME ZONE reads it
+    SELECT date_part('epoch', z.utc_offset)::integer INTO off
+      FROM pg_catalog.pg_timezone_abbrevs z WHERE z.abbrev = tz AND tz <> 'UTC';
+    abbrev := FOUND;
+
+    -- the one pass; the extent row comes last and always, unless the pass gave up
+    WITH p AS MATERIALIZED (
+        SELECT * FROM acmetrace_internal.timeseries_scan(cl, CASE WHEN NOT abbrev THEN tz END, off)),
+    h AS (
+        INSERT INTO acmetrace.summary_hours (cluster, hour, start_gpus, end_gpus, corr_s)
+        SELECT cl, p.t1, p.n1, p.n2, p.s1 FROM p WHERE p.kind = 'hour'
+        RETURNING 1),
+    d AS (
+        INSERT INTO acmetrace.summary_days (cluster, day, submitted, completed, failed, cancelled, gpu_s, failed_gpu_s,
+                                            cancelled_gpu_s, waits, wait_sum, wait_vals, wait_counts)
+        SELECT cl, p.day, p.n1, p.n2, p.n3, p.n4, p.s1, p.s2, p.s3, p.waits, p.wait_sum, p.vals, p.counts
+          FROM p WHERE p.kind = 'day'
+        RETURNING 1)
+    INSERT INTO acmetrace.summary_extents (cluster, first_event, last_event, first_start)
+    SELECT cl, p.t1, p.t2, p.t3 FROM p WHERE p.kind = 'extent';
+    IF FOUND THEN
+        RETURN;
+    END IF;
+
+    -- a value the pass cannot sum exactly: the same in SQL
     PERFORM acmetrace_internal.timeseries_extent(cl);
 
     INSERT INTO acmetrace.summary_hours (cluster, hour, start_gpus, end_gpus, corr_s)
@@ -70,7 +108,7 @@ BEGIN
     -- a time's local day: through TimeZone (restored when the function
     -- returns), much cheaper per row than AT TIME ZONE, which an
     -- abbreviation (a fixed offset, as the loaders read it) needs
-    IF EXISTS (SELECT 1 FROM pg_catalog.pg_timezone_abbrevs z WHERE z.abbrev = tz AND tz <> 'UTC') THEN
+    IF abbrev THEN
         day := format('(j.%%1$s AT TIME ZONE %L)::date', tz);
     ELSE
         PERFORM pg_catalog.set_config('TimeZone', tz, true);

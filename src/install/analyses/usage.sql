@@ -86,6 +86,18 @@ $$;
 COMMENT ON FUNCTION acmetrace_internal.usage_rows(text, text, date[]) IS
   'The summary_usage rows of cluster cl (time zone tz) for the days of end in days (NULL: every day), from its jobs.';
 
+-- The cluster's summary_usage rows in one C pass (src/usage_scan.c): its
+-- last row, all NULL, marks a pass that went through; no rows when a value
+-- does not fit its exact sums, and usage_rows runs.
+CREATE FUNCTION acmetrace_internal.usage_scan_pass(cluster text, zone text, utc_offset_s integer)
+RETURNS TABLE (end_day date, user_id text, vc text, jobs bigint, gpu_jobs bigint, gpu_time numeric,
+               failed_gpu_time numeric, cancelled_gpu_time numeric, wait_n bigint, wait_sum interval,
+               wait_vals double precision[], wait_counts bigint[], first_submit timestamptz, last_end timestamptz)
+AS 'MODULE_PATHNAME', 'acmetrace_usage_scan_pass'
+LANGUAGE C VOLATILE;
+COMMENT ON FUNCTION acmetrace_internal.usage_scan_pass(text, text, integer) IS
+  'One pass over the cluster''s ended jobs: its summary_usage rows (days of end in zone, else at the fixed utc_offset_s) and a last row of NULLs; no rows when a numeric is not a decimal of at most 18 digits and 9 after the point.';
+
 -- summarize's part: cluster cl's rows rebuilt (deleted if it is gone or
 -- acmetrace.summaries is off and not force).
 CREATE FUNCTION acmetrace_internal.usage_summarize(cl text, force boolean)
@@ -94,14 +106,31 @@ LANGUAGE plpgsql
 AS $$
 #variable_conflict use_variable
 DECLARE
-    tz text;
+    tz     text;
+    off    integer;
+    abbrev boolean;
+    done   boolean;
 BEGIN
     DELETE FROM acmetrace.summary_usage s WHERE s.cluster = cl;
     SELECT c.time_zone INTO tz FROM acmetrace.clusters c WHERE c.cluster = cl;
     IF NOT FOUND OR NOT (force OR acmetrace_internal.use_summaries()) THEN
         RETURN;
     END IF;
-    INSERT INTO acmetrace.summary_usage SELECT * FROM acmetrace_internal.usage_rows(cl, tz, NULL);
+    -- an abbreviation is a fixed offset, as AT TIME ZONE reads it
+    SELECT date_part('epoch', z.utc_offset)::integer INTO off
+      FROM pg_catalog.pg_timezone_abbrevs z WHERE z.abbrev = tz AND tz <> 'UTC';
+    abbrev := FOUND;
+    WITH p AS MATERIALIZED (
+        SELECT * FROM acmetrace_internal.usage_scan_pass(cl, CASE WHEN NOT abbrev THEN tz END, off)),
+    ins AS (
+        INSERT INTO acmetrace.summary_usage
+        SELECT cl, p.* FROM p WHERE p.end_day IS NOT NULL
+        RETURNING 1)
+    SELECT EXISTS (SELECT 1 FROM p WHERE p.end_day IS NULL) INTO done;
+    IF NOT done THEN
+        -- a value the pass cannot sum exactly: the same in SQL
+        INSERT INTO acmetrace.summary_usage SELECT * FROM acmetrace_internal.usage_rows(cl, tz, NULL);
+    END IF;
 END
 $$;
 COMMENT ON FUNCTION acmetrace_internal.usage_summarize(text, boolean) IS
