@@ -12,11 +12,16 @@
 -- 2000-01-01 UTC, whatever the session's TimeZone); days are the cluster's
 -- local days.  Non-finite times count as missing.
 
--- The cluster's extent, from its jobs (one pass).
+-- The cluster's extent, from its jobs (one pass).  PL/pgSQL planned for
+-- the cluster at hand: a SQL function's generic plan scanned every
+-- cluster's jobs to find a small one's.
 CREATE FUNCTION acmetrace_internal.timeseries_extent(cl text)
 RETURNS void
-LANGUAGE sql
+LANGUAGE plpgsql
+SET plan_cache_mode = force_custom_plan
 AS $$
+#variable_conflict use_variable
+BEGIN
 DELETE FROM acmetrace.summary_extents e WHERE e.cluster = cl;
 INSERT INTO acmetrace.summary_extents (cluster, first_event, last_event, first_start)
 SELECT cl, min(least(x.s, x.b, x.e)), max(greatest(x.s, x.b, x.e)),
@@ -26,6 +31,7 @@ SELECT cl, min(least(x.s, x.b, x.e)), max(greatest(x.s, x.b, x.e)),
                CASE WHEN isfinite(j.end_time) THEN j.end_time END AS e,
                j.gpu_num AS g
           FROM acmetrace.jobs j WHERE j.cluster = cl) x;
+END
 $$;
 COMMENT ON FUNCTION acmetrace_internal.timeseries_extent(text) IS
   'Rebuilds cluster cl''s row of summary_extents from its jobs.';

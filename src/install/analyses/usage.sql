@@ -140,6 +140,10 @@ COMMENT ON FUNCTION acmetrace_internal.usage_summarize(text, boolean) IS
 CREATE FUNCTION acmetrace_internal.usage_delta(cl text, old_rows acmetrace.jobs[], new_rows acmetrace.jobs[])
 RETURNS void
 LANGUAGE plpgsql
+-- each day's jobs through the (cluster, end_time) index: a hash join read
+-- every job of the cluster for a day's few thousand
+SET enable_hashjoin = off
+SET enable_mergejoin = off
 AS $$
 #variable_conflict use_variable
 DECLARE
