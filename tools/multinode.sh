@@ -21,7 +21,8 @@
 # random_page_cost 1.1 (the data is in memory), fsync off (throw-away data;
 # MULTINODE_DURABLE=1 at the first start keeps fsync, synchronous_commit and
 # full_page_writes on and syncs initdb, as benchmarks need).  Binaries: /usr/lib/postgresql/15/bin (PGBIN);
-# acmetrace is the system-installed extension.
+# acmetrace is the system-installed extension.  MULTINODE_PRELOAD at the
+# first start sets shared_preload_libraries (test/e2e/citus.sh: citus).
 #
 # Databases: "acme" on every server (the data nodes hold their shards, the
 # coordinator the distributed tables dist.jobs and dist.utilization) and
@@ -116,6 +117,7 @@ $durability
 max_wal_size = '2GB'
 random_page_cost = 1.1
 cluster_name = 'multinode_$name'
+${MULTINODE_PRELOAD:+shared_preload_libraries = '$MULTINODE_PRELOAD'}
 include_if_exists = 'multinode_port.conf'
 EOF
         fi
