@@ -85,7 +85,7 @@ COMMENT ON FUNCTION acmetrace_internal.cluster_summary_row(text, bigint, bigint,
   'cluster_summary''s row from a cluster''s counts, sums, medians and maxima: the AcmeTrace notebook''s arithmetic and rounding.';
 
 CREATE FUNCTION acmetrace_internal.cluster_summary_scan(cluster text DEFAULT NULL, digits integer DEFAULT 3)
-RETURNS TABLE (cluster text, job_num bigint, cpu_job_num bigint, gpu_job_num bigint,
+RETURNS TABLE (out_cluster text, job_num bigint, cpu_job_num bigint, gpu_job_num bigint,
                avg_run_time_gpu double precision, avg_que_time_gpu double precision,
                avg_gpu_num double precision,
                med_run_time_gpu double precision, med_que_time_gpu double precision,
@@ -101,8 +101,12 @@ RETURNS TABLE (cluster text, job_num bigint, cpu_job_num bigint, gpu_job_num big
                med_run_time_cpu double precision, med_que_time_cpu double precision,
                complete_rate_cpu double precision, cancel_rate_cpu double precision,
                fail_rate_cpu double precision)
-LANGUAGE sql STABLE PARALLEL SAFE
+LANGUAGE plpgsql STABLE PARALLEL SAFE
+SET plan_cache_mode = force_custom_plan
 AS $$
+#variable_conflict use_column
+BEGIN
+    RETURN QUERY
     WITH g AS (
         SELECT j.cluster,
                count(*) AS n,
@@ -139,13 +143,14 @@ AS $$
                g.cluster, g.n, g.n_cpu, g.n_gpu, g.avg_run_g, g.avg_que_g, g.avg_gpu, g.med_run_g, g.med_que_g, g.med_gpu,
                g.max_run_g, g.max_gpu, g.n_gpu_ok, g.n_gpu_cancel, g.t_gpu, g.t_ok, g.t_cancel, g.avg_run_c, g.avg_que_c,
                g.med_run_c, g.med_que_c, g.n_cpu_ok, g.n_cpu_cancel, digits) f
-     ORDER BY f.cluster COLLATE "C"
+     ORDER BY f.cluster COLLATE "C";
+END
 $$;
 COMMENT ON FUNCTION acmetrace_internal.cluster_summary_scan(text, integer) IS
   'The scan path of acmetrace.cluster_summary: reads acmetrace.jobs.';
 
 CREATE FUNCTION acmetrace_internal.cluster_summary_summary(cluster text, digits integer)
-RETURNS TABLE (cluster text, job_num bigint, cpu_job_num bigint, gpu_job_num bigint,
+RETURNS TABLE (out_cluster text, job_num bigint, cpu_job_num bigint, gpu_job_num bigint,
                avg_run_time_gpu double precision, avg_que_time_gpu double precision,
                avg_gpu_num double precision,
                med_run_time_gpu double precision, med_que_time_gpu double precision,
@@ -161,8 +166,12 @@ RETURNS TABLE (cluster text, job_num bigint, cpu_job_num bigint, gpu_job_num big
                med_run_time_cpu double precision, med_que_time_cpu double precision,
                complete_rate_cpu double precision, cancel_rate_cpu double precision,
                fail_rate_cpu double precision)
-LANGUAGE sql STABLE PARALLEL SAFE
+LANGUAGE plpgsql STABLE PARALLEL SAFE
+SET plan_cache_mode = force_custom_plan
 AS $$
+#variable_conflict use_column
+BEGIN
+    RETURN QUERY
     WITH g0 AS (
         SELECT s.cluster,
                sum(s.jobs)::bigint AS n,
@@ -214,7 +223,8 @@ AS $$
                g.cluster, g.n, g.n_cpu, g.n_gpu, g.avg_run_g, g.avg_que_g, g.avg_gpu, g.med_run_g, g.med_que_g, g.med_gpu,
                g.max_run_g, g.max_gpu, g.n_gpu_ok, g.n_gpu_cancel, g.t_gpu, g.t_ok, g.t_cancel, g.avg_run_c, g.avg_que_c,
                g.med_run_c, g.med_que_c, g.n_cpu_ok, g.n_cpu_cancel, digits) f
-     ORDER BY f.cluster COLLATE "C"
+     ORDER BY f.cluster COLLATE "C";
+END
 $$;
 
 CREATE FUNCTION acmetrace_internal.cluster_summary_run(a1 text, a2 integer)

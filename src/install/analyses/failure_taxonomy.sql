@@ -5,10 +5,14 @@
 -- reason for failed jobs nobody classified, so the shares add up to 100%.
 CREATE FUNCTION acmetrace_internal.failure_taxonomy_scan(cluster text DEFAULT NULL,
         since timestamptz DEFAULT NULL, until timestamptz DEFAULT NULL)
-RETURNS TABLE (cluster text, category text, reason text, jobs bigint, mean_gpus numeric,
+RETURNS TABLE (out_cluster text, category text, reason text, jobs bigint, mean_gpus numeric,
                mean_run_s numeric, gpu_h numeric, gpu_h_pct numeric)
-LANGUAGE sql STABLE PARALLEL SAFE
+LANGUAGE plpgsql STABLE PARALLEL SAFE
+SET plan_cache_mode = force_custom_plan
 AS $$
+#variable_conflict use_column
+BEGIN
+    RETURN QUERY
     SELECT s.cluster, s.category, s.reason, s.n, s.g, s.m, round(s.t / 3600, 2),
            acmetrace_internal.pct(s.t, sum(s.t) OVER (PARTITION BY s.cluster))
       FROM (SELECT j.cluster, r.category, r.reason, count(*) AS n,
@@ -23,7 +27,8 @@ AS $$
                AND (r.job_id IS NOT NULL OR j.final_state = 'FAILED')
                AND (failure_taxonomy_scan.cluster IS NULL OR j.cluster = failure_taxonomy_scan.cluster)
              GROUP BY j.cluster, r.category, r.reason) s
-     ORDER BY s.cluster COLLATE "C", s.category IS NULL, s.t DESC, s.category COLLATE "C", s.reason COLLATE "C"
+     ORDER BY s.cluster COLLATE "C", s.category IS NULL, s.t DESC, s.category COLLATE "C", s.reason COLLATE "C";
+END
 $$;
 COMMENT ON FUNCTION acmetrace_internal.failure_taxonomy_scan(text, timestamptz, timestamptz) IS
   'The scan path of acmetrace.failure_taxonomy: reads acmetrace.jobs.';
@@ -32,10 +37,14 @@ COMMENT ON FUNCTION acmetrace_internal.failure_taxonomy_scan(text, timestamptz, 
 -- failed jobs nobody classified are the summary's failed jobs minus the
 -- classified ones among them.
 CREATE FUNCTION acmetrace_internal.failure_taxonomy_summary(cluster text)
-RETURNS TABLE (cluster text, category text, reason text, jobs bigint, mean_gpus numeric,
+RETURNS TABLE (out_cluster text, category text, reason text, jobs bigint, mean_gpus numeric,
                mean_run_s numeric, gpu_h numeric, gpu_h_pct numeric)
-LANGUAGE sql STABLE PARALLEL SAFE
+LANGUAGE plpgsql STABLE PARALLEL SAFE
+SET plan_cache_mode = force_custom_plan
 AS $$
+#variable_conflict use_column
+BEGIN
+    RETURN QUERY
     WITH k AS (
         SELECT j.cluster, r.category, r.reason, j.final_state = 'FAILED' AS failed, j.gpu_num, j.duration
           FROM acmetrace.failure_reasons r
@@ -69,7 +78,8 @@ AS $$
     SELECT s.cluster, s.category, s.reason, s.n, s.g, s.m, round(s.t / 3600, 2),
            acmetrace_internal.pct(s.t, sum(s.t) OVER (PARTITION BY s.cluster))
       FROM s
-     ORDER BY s.cluster COLLATE "C", s.category IS NULL, s.t DESC, s.category COLLATE "C", s.reason COLLATE "C"
+     ORDER BY s.cluster COLLATE "C", s.category IS NULL, s.t DESC, s.category COLLATE "C", s.reason COLLATE "C";
+END
 $$;
 
 CREATE FUNCTION acmetrace_internal.failure_taxonomy_run(a1 text, a_since timestamptz, a_until timestamptz)

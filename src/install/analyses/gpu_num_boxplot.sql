@@ -4,11 +4,15 @@
 -- whiskers at the most extreme values within 1.5 IQR of the box.
 CREATE FUNCTION acmetrace_internal.gpu_num_boxplot_scan(cluster text DEFAULT NULL,
         since timestamptz DEFAULT NULL, until timestamptz DEFAULT NULL)
-RETURNS TABLE (cluster text, type text, jobs bigint, min integer, q1 numeric,
+RETURNS TABLE (out_cluster text, type text, jobs bigint, min integer, q1 numeric,
                median numeric, q3 numeric, max integer,
                lower_whisker integer, upper_whisker integer, outliers bigint)
-LANGUAGE sql STABLE PARALLEL SAFE
+LANGUAGE plpgsql STABLE PARALLEL SAFE
+SET plan_cache_mode = force_custom_plan
 AS $$
+#variable_conflict use_column
+BEGIN
+    RETURN QUERY
     WITH q AS (
         SELECT j.cluster, CASE WHEN grouping(j.type) = 0 THEN j.type ELSE 'all' END AS type, grouping(j.type) AS total,
                percentile_cont(ARRAY[0.25, 0.5, 0.75]) WITHIN GROUP (ORDER BY j.gpu_num::float8) AS p
@@ -33,17 +37,22 @@ AS $$
                            AND ((gpu_num_boxplot_scan.since IS NULL OR j.submit_time >= gpu_num_boxplot_scan.since)
                     AND (gpu_num_boxplot_scan.until IS NULL OR j.submit_time < gpu_num_boxplot_scan.until))
      GROUP BY f.cluster, f.total, f.type, f.q1, f.q2, f.q3
-     ORDER BY f.cluster COLLATE "C", f.total DESC, f.type COLLATE "C"
+     ORDER BY f.cluster COLLATE "C", f.total DESC, f.type COLLATE "C";
+END
 $$;
 COMMENT ON FUNCTION acmetrace_internal.gpu_num_boxplot_scan(text, timestamptz, timestamptz) IS
   'The scan path of acmetrace.gpu_num_boxplot: reads acmetrace.jobs.';
 
 CREATE FUNCTION acmetrace_internal.gpu_num_boxplot_summary(cluster text)
-RETURNS TABLE (cluster text, type text, jobs bigint, min integer, q1 numeric,
+RETURNS TABLE (out_cluster text, type text, jobs bigint, min integer, q1 numeric,
                median numeric, q3 numeric, max integer,
                lower_whisker integer, upper_whisker integer, outliers bigint)
-LANGUAGE sql STABLE PARALLEL SAFE
+LANGUAGE plpgsql STABLE PARALLEL SAFE
+SET plan_cache_mode = force_custom_plan
 AS $$
+#variable_conflict use_column
+BEGIN
+    RETURN QUERY
     WITH d AS (
         SELECT r.cluster, CASE WHEN grouping(r.type) = 0 THEN r.type ELSE 'all' END AS type, grouping(r.type) AS total,
                r.gpu_num, sum(r.jobs)::bigint AS n
@@ -69,7 +78,8 @@ AS $$
       FROM f
       JOIN d ON d.cluster = f.cluster AND d.total = f.total AND d.type IS NOT DISTINCT FROM f.type
      GROUP BY f.cluster, f.total, f.type, f.q1, f.q2, f.q3
-     ORDER BY f.cluster COLLATE "C", f.total DESC, f.type COLLATE "C"
+     ORDER BY f.cluster COLLATE "C", f.total DESC, f.type COLLATE "C";
+END
 $$;
 
 CREATE FUNCTION acmetrace_internal.gpu_num_boxplot_run(a1 text, a_since timestamptz, a_until timestamptz)

@@ -8,10 +8,14 @@
 -- window, the trace is the window's jobs.
 CREATE FUNCTION acmetrace_internal.gpu_time_lost_weekly_scan(cluster text DEFAULT NULL,
         since timestamptz DEFAULT NULL, until timestamptz DEFAULT NULL)
-RETURNS TABLE (cluster text, week date, jobs bigint, gpu_h numeric, failed_gpu_h numeric,
+RETURNS TABLE (out_cluster text, week date, jobs bigint, gpu_h numeric, failed_gpu_h numeric,
                cancelled_gpu_h numeric, failed_gpu_h_pct numeric, cancelled_gpu_h_pct numeric, partial boolean)
-LANGUAGE sql STABLE PARALLEL SAFE
+LANGUAGE plpgsql STABLE PARALLEL SAFE
+SET plan_cache_mode = force_custom_plan
 AS $$
+#variable_conflict use_column
+BEGIN
+    RETURN QUERY
     SELECT s.cluster, s.week, s.n, round(s.t / 3600, 2), round(s.f / 3600, 2), round(s.c / 3600, 2),
            acmetrace_internal.pct(s.f, s.t), acmetrace_internal.pct(s.c, s.t),
            (s.week::timestamp AT TIME ZONE s.zone) < span.first_submit
@@ -36,16 +40,21 @@ AS $$
                AND ((gpu_time_lost_weekly_scan.since IS NULL OR a.submit_time >= gpu_time_lost_weekly_scan.since)
                     AND (gpu_time_lost_weekly_scan.until IS NULL OR a.submit_time < gpu_time_lost_weekly_scan.until))
              GROUP BY a.cluster) span ON span.cluster = s.cluster
-     ORDER BY s.cluster COLLATE "C", s.week
+     ORDER BY s.cluster COLLATE "C", s.week;
+END
 $$;
 COMMENT ON FUNCTION acmetrace_internal.gpu_time_lost_weekly_scan(text, timestamptz, timestamptz) IS
   'The scan path of acmetrace.gpu_time_lost_weekly: reads acmetrace.jobs.';
 
 CREATE FUNCTION acmetrace_internal.gpu_time_lost_weekly_summary(cluster text)
-RETURNS TABLE (cluster text, week date, jobs bigint, gpu_h numeric, failed_gpu_h numeric,
+RETURNS TABLE (out_cluster text, week date, jobs bigint, gpu_h numeric, failed_gpu_h numeric,
                cancelled_gpu_h numeric, failed_gpu_h_pct numeric, cancelled_gpu_h_pct numeric, partial boolean)
-LANGUAGE sql STABLE PARALLEL SAFE
+LANGUAGE plpgsql STABLE PARALLEL SAFE
+SET plan_cache_mode = force_custom_plan
 AS $$
+#variable_conflict use_column
+BEGIN
+    RETURN QUERY
     SELECT s.cluster, s.week, s.n, round(s.t / 3600, 2), round(s.f / 3600, 2), round(s.c / 3600, 2),
            acmetrace_internal.pct(s.f, s.t), acmetrace_internal.pct(s.c, s.t),
            (s.week::timestamp AT TIME ZONE c.time_zone) < span.first_submit
@@ -62,7 +71,8 @@ AS $$
       JOIN acmetrace.clusters c ON c.cluster = s.cluster
       JOIN (SELECT g.cluster, min(g.first_submit) AS first_submit, max(g.last_submit) AS last_submit
               FROM acmetrace.summary_groups g GROUP BY g.cluster) span ON span.cluster = s.cluster
-     ORDER BY s.cluster COLLATE "C", s.week
+     ORDER BY s.cluster COLLATE "C", s.week;
+END
 $$;
 
 CREATE FUNCTION acmetrace_internal.gpu_time_lost_weekly_run(a1 text, a_since timestamptz, a_until timestamptz)

@@ -3,10 +3,14 @@
 -- Final states per cluster and job type (GPU jobs).
 CREATE FUNCTION acmetrace_internal.state_by_type_scan(cluster text DEFAULT NULL,
         since timestamptz DEFAULT NULL, until timestamptz DEFAULT NULL)
-RETURNS TABLE (cluster text, type text, final_state text, jobs bigint, job_pct numeric,
+RETURNS TABLE (out_cluster text, type text, final_state text, jobs bigint, job_pct numeric,
                gpu_h numeric, gpu_h_pct numeric)
-LANGUAGE sql STABLE PARALLEL SAFE
+LANGUAGE plpgsql STABLE PARALLEL SAFE
+SET plan_cache_mode = force_custom_plan
 AS $$
+#variable_conflict use_column
+BEGIN
+    RETURN QUERY
     SELECT s.cluster, s.type, s.final_state, s.n,
            acmetrace_internal.pct(s.n, sum(s.n) OVER w),
            round(s.t / 3600, 2),
@@ -23,16 +27,21 @@ AS $$
     WINDOW w AS (PARTITION BY s.cluster, s.total, s.type)
      ORDER BY s.cluster COLLATE "C", s.total DESC, s.type COLLATE "C",
               array_position(ARRAY['COMPLETED', 'CANCELLED', 'FAILED'], s.final_state),
-              s.final_state COLLATE "C"
+              s.final_state COLLATE "C";
+END
 $$;
 COMMENT ON FUNCTION acmetrace_internal.state_by_type_scan(text, timestamptz, timestamptz) IS
   'The scan path of acmetrace.state_by_type: reads acmetrace.jobs.';
 
 CREATE FUNCTION acmetrace_internal.state_by_type_summary(cluster text)
-RETURNS TABLE (cluster text, type text, final_state text, jobs bigint, job_pct numeric,
+RETURNS TABLE (out_cluster text, type text, final_state text, jobs bigint, job_pct numeric,
                gpu_h numeric, gpu_h_pct numeric)
-LANGUAGE sql STABLE PARALLEL SAFE
+LANGUAGE plpgsql STABLE PARALLEL SAFE
+SET plan_cache_mode = force_custom_plan
 AS $$
+#variable_conflict use_column
+BEGIN
+    RETURN QUERY
     SELECT s.cluster, s.type, s.final_state, s.n,
            acmetrace_internal.pct(s.n, sum(s.n) OVER w),
            round(s.t / 3600, 2),
@@ -46,7 +55,8 @@ AS $$
     WINDOW w AS (PARTITION BY s.cluster, s.total, s.type)
      ORDER BY s.cluster COLLATE "C", s.total DESC, s.type COLLATE "C",
               array_position(ARRAY['COMPLETED', 'CANCELLED', 'FAILED'], s.final_state),
-              s.final_state COLLATE "C"
+              s.final_state COLLATE "C";
+END
 $$;
 
 CREATE FUNCTION acmetrace_internal.state_by_type_run(a1 text, a_since timestamptz, a_until timestamptz)

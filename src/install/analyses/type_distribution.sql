@@ -2,10 +2,14 @@
 
 CREATE FUNCTION acmetrace_internal.type_distribution_scan(cluster text DEFAULT NULL,
         since timestamptz DEFAULT NULL, until timestamptz DEFAULT NULL)
-RETURNS TABLE (cluster text, type text, jobs bigint, job_pct numeric,
+RETURNS TABLE (out_cluster text, type text, jobs bigint, job_pct numeric,
                gpu_h numeric, gpu_h_pct numeric)
-LANGUAGE sql STABLE PARALLEL SAFE
+LANGUAGE plpgsql STABLE PARALLEL SAFE
+SET plan_cache_mode = force_custom_plan
 AS $$
+#variable_conflict use_column
+BEGIN
+    RETURN QUERY
     SELECT s.cluster, s.type, s.n,
            acmetrace_internal.pct(s.n, max(s.n) FILTER (WHERE s.total = 1) OVER w),
            round(s.t / 3600, 2),
@@ -20,16 +24,21 @@ AS $$
                AND j.gpu_num > 0 AND (type_distribution_scan.cluster IS NULL OR j.cluster = type_distribution_scan.cluster)
              GROUP BY GROUPING SETS ((j.cluster), (j.cluster, j.type))) s
     WINDOW w AS (PARTITION BY s.cluster)
-     ORDER BY s.cluster COLLATE "C", s.total DESC, s.n DESC, s.type COLLATE "C"
+     ORDER BY s.cluster COLLATE "C", s.total DESC, s.n DESC, s.type COLLATE "C";
+END
 $$;
 COMMENT ON FUNCTION acmetrace_internal.type_distribution_scan(text, timestamptz, timestamptz) IS
   'The scan path of acmetrace.type_distribution: reads acmetrace.jobs.';
 
 CREATE FUNCTION acmetrace_internal.type_distribution_summary(cluster text)
-RETURNS TABLE (cluster text, type text, jobs bigint, job_pct numeric,
+RETURNS TABLE (out_cluster text, type text, jobs bigint, job_pct numeric,
                gpu_h numeric, gpu_h_pct numeric)
-LANGUAGE sql STABLE PARALLEL SAFE
+LANGUAGE plpgsql STABLE PARALLEL SAFE
+SET plan_cache_mode = force_custom_plan
 AS $$
+#variable_conflict use_column
+BEGIN
+    RETURN QUERY
     SELECT s.cluster, s.type, s.n,
            acmetrace_internal.pct(s.n, max(s.n) FILTER (WHERE s.total = 1) OVER w),
            round(s.t / 3600, 2),
@@ -41,7 +50,8 @@ AS $$
                AND r.gpu_num > 0 AND (type_distribution_summary.cluster IS NULL OR r.cluster = type_distribution_summary.cluster)
              GROUP BY GROUPING SETS ((r.cluster), (r.cluster, r.type))) s
     WINDOW w AS (PARTITION BY s.cluster)
-     ORDER BY s.cluster COLLATE "C", s.total DESC, s.n DESC, s.type COLLATE "C"
+     ORDER BY s.cluster COLLATE "C", s.total DESC, s.n DESC, s.type COLLATE "C";
+END
 $$;
 
 CREATE FUNCTION acmetrace_internal.type_distribution_run(a1 text, a_since timestamptz, a_until timestamptz)
