@@ -33,9 +33,10 @@ SET plan_cache_mode = force_custom_plan
 AS $$
 #variable_conflict use_column
 BEGIN
+    -- checked first and apart: a parallel-restricted call in the query keeps it serial
+    PERFORM acmetrace_internal.known_cluster(cancelled_by_queue_scan.cluster);
     RETURN QUERY
-    WITH p AS (SELECT acmetrace_internal.queue_bin_count(bin_width, upper) AS nb
-                WHERE acmetrace_internal.known_cluster(cancelled_by_queue_scan.cluster)),
+    WITH p AS (SELECT acmetrace_internal.queue_bin_count(bin_width, upper) AS nb),
     b AS (
         SELECT j.cluster,
                CASE WHEN j.wait_s >= upper THEN p.nb + 1
@@ -71,9 +72,10 @@ SET plan_cache_mode = force_custom_plan
 AS $$
 #variable_conflict use_column
 BEGIN
+    -- checked first and apart: a parallel-restricted call in the query keeps it serial
+    PERFORM acmetrace_internal.known_cluster(cancelled_by_queue_summary.cluster);
     RETURN QUERY
-    WITH p AS (SELECT acmetrace_internal.queue_bin_count(bin_width, upper) AS nb
-                WHERE acmetrace_internal.known_cluster(cancelled_by_queue_summary.cluster)),
+    WITH p AS (SELECT acmetrace_internal.queue_bin_count(bin_width, upper) AS nb),
     b AS (
         SELECT v.cluster, u.bin, sum(u.n) AS n, sum(u.n) FILTER (WHERE v.cancelled) AS c
           FROM acmetrace.summary_values v, p,

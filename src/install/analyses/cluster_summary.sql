@@ -106,6 +106,8 @@ SET plan_cache_mode = force_custom_plan
 AS $$
 #variable_conflict use_column
 BEGIN
+    -- checked first and apart: a parallel-restricted call in the query keeps it serial
+    PERFORM acmetrace_internal.known_cluster(cluster_summary_scan.cluster);
     RETURN QUERY
     WITH g AS (
         SELECT j.cluster,
@@ -132,8 +134,7 @@ BEGIN
                count(*) FILTER (WHERE j.gpu_num = 0 AND j.state = 'COMPLETED') AS n_cpu_ok,
                count(*) FILTER (WHERE j.gpu_num = 0 AND j.state = 'CANCELLED') AS n_cpu_cancel
           FROM acmetrace.jobs j
-         WHERE acmetrace_internal.known_cluster(cluster_summary_scan.cluster)
-           AND (digits IS NULL OR digits BETWEEN 0 AND 15
+         WHERE (digits IS NULL OR digits BETWEEN 0 AND 15
                 OR acmetrace_internal.raise('22023', format('digits must be between 0 and 15, not %s', digits),
                                             'The published summary uses 3; NULL leaves the values unrounded.'))
            AND (cluster_summary_scan.cluster IS NULL OR j.cluster = cluster_summary_scan.cluster)
@@ -171,6 +172,8 @@ SET plan_cache_mode = force_custom_plan
 AS $$
 #variable_conflict use_column
 BEGIN
+    -- checked first and apart: a parallel-restricted call in the query keeps it serial
+    PERFORM acmetrace_internal.known_cluster(cluster_summary_summary.cluster);
     RETURN QUERY
     WITH g0 AS (
         SELECT s.cluster,
@@ -192,8 +195,7 @@ BEGIN
                coalesce(sum(s.jobs) FILTER (WHERE s.gpu_num = 0 AND s.final_state = 'COMPLETED'), 0)::bigint AS n_cpu_ok,
                coalesce(sum(s.jobs) FILTER (WHERE s.gpu_num = 0 AND s.final_state = 'CANCELLED'), 0)::bigint AS n_cpu_cancel
           FROM acmetrace.summary_groups s
-         WHERE acmetrace_internal.known_cluster(cluster_summary_summary.cluster)
-           AND (digits IS NULL OR digits BETWEEN 0 AND 15
+         WHERE (digits IS NULL OR digits BETWEEN 0 AND 15
                 OR acmetrace_internal.raise('22023', format('digits must be between 0 and 15, not %s', digits),
                                             'The published summary uses 3; NULL leaves the values unrounded.'))
            AND (cluster_summary_summary.cluster IS NULL OR s.cluster = cluster_summary_summary.cluster)

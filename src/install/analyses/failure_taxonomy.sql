@@ -12,6 +12,8 @@ SET plan_cache_mode = force_custom_plan
 AS $$
 #variable_conflict use_column
 BEGIN
+    -- checked first and apart: a parallel-restricted call in the query keeps it serial
+    PERFORM acmetrace_internal.known_cluster(failure_taxonomy_scan.cluster);
     RETURN QUERY
     SELECT s.cluster, s.category, s.reason, s.n, s.g, s.m, round(s.t / 3600, 2),
            acmetrace_internal.pct(s.t, sum(s.t) OVER (PARTITION BY s.cluster))
@@ -21,8 +23,7 @@ BEGIN
                    coalesce(sum(j.duration * j.gpu_num), 0) AS t
               FROM acmetrace.jobs j
               LEFT JOIN acmetrace.failure_reasons r ON r.cluster = j.cluster AND r.job_id = j.job_id
-             WHERE acmetrace_internal.known_cluster(failure_taxonomy_scan.cluster)
-               AND (failure_taxonomy_scan.since IS NULL OR j.submit_time >= failure_taxonomy_scan.since)
+             WHERE (failure_taxonomy_scan.since IS NULL OR j.submit_time >= failure_taxonomy_scan.since)
                AND (failure_taxonomy_scan.until IS NULL OR j.submit_time < failure_taxonomy_scan.until)
                AND (r.job_id IS NOT NULL OR j.final_state = 'FAILED')
                AND (failure_taxonomy_scan.cluster IS NULL OR j.cluster = failure_taxonomy_scan.cluster)
@@ -44,6 +45,8 @@ SET plan_cache_mode = force_custom_plan
 AS $$
 #variable_conflict use_column
 BEGIN
+    -- checked first and apart: a parallel-restricted call in the query keeps it serial
+    PERFORM acmetrace_internal.known_cluster(failure_taxonomy_summary.cluster);
     RETURN QUERY
     WITH k AS (
         SELECT j.cluster, r.category, r.reason, j.final_state = 'FAILED' AS failed, j.gpu_num, j.duration
@@ -73,8 +76,7 @@ BEGIN
                round(a.sg::numeric / nullif(a.ng, 0)::numeric, 2) AS g,
                acmetrace_internal.sig3((a.sd / nullif(a.nd, 0)::numeric)::float8) AS m,
                coalesce(a.t, 0) AS t
-          FROM a
-         WHERE acmetrace_internal.known_cluster(failure_taxonomy_summary.cluster))
+          FROM a)
     SELECT s.cluster, s.category, s.reason, s.n, s.g, s.m, round(s.t / 3600, 2),
            acmetrace_internal.pct(s.t, sum(s.t) OVER (PARTITION BY s.cluster))
       FROM s

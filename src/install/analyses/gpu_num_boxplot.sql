@@ -12,13 +12,14 @@ SET plan_cache_mode = force_custom_plan
 AS $$
 #variable_conflict use_column
 BEGIN
+    -- checked first and apart: a parallel-restricted call in the query keeps it serial
+    PERFORM acmetrace_internal.known_cluster(gpu_num_boxplot_scan.cluster);
     RETURN QUERY
     WITH q AS (
         SELECT j.cluster, CASE WHEN grouping(j.type) = 0 THEN j.type ELSE 'all' END AS type, grouping(j.type) AS total,
                percentile_cont(ARRAY[0.25, 0.5, 0.75]) WITHIN GROUP (ORDER BY j.gpu_num::float8) AS p
           FROM acmetrace.jobs j
-         WHERE acmetrace_internal.known_cluster(gpu_num_boxplot_scan.cluster)
-           AND j.gpu_num > 0 AND (gpu_num_boxplot_scan.cluster IS NULL OR j.cluster = gpu_num_boxplot_scan.cluster)
+         WHERE j.gpu_num > 0 AND (gpu_num_boxplot_scan.cluster IS NULL OR j.cluster = gpu_num_boxplot_scan.cluster)
            AND ((gpu_num_boxplot_scan.since IS NULL OR j.submit_time >= gpu_num_boxplot_scan.since)
                     AND (gpu_num_boxplot_scan.until IS NULL OR j.submit_time < gpu_num_boxplot_scan.until))
          GROUP BY GROUPING SETS ((j.cluster), (j.cluster, j.type))),
@@ -52,13 +53,14 @@ SET plan_cache_mode = force_custom_plan
 AS $$
 #variable_conflict use_column
 BEGIN
+    -- checked first and apart: a parallel-restricted call in the query keeps it serial
+    PERFORM acmetrace_internal.known_cluster(gpu_num_boxplot_summary.cluster);
     RETURN QUERY
     WITH d AS (
         SELECT r.cluster, CASE WHEN grouping(r.type) = 0 THEN r.type ELSE 'all' END AS type, grouping(r.type) AS total,
                r.gpu_num, sum(r.jobs)::bigint AS n
           FROM acmetrace.summary_groups r
-         WHERE acmetrace_internal.known_cluster(gpu_num_boxplot_summary.cluster)
-           AND r.gpu_num > 0 AND (gpu_num_boxplot_summary.cluster IS NULL OR r.cluster = gpu_num_boxplot_summary.cluster)
+         WHERE r.gpu_num > 0 AND (gpu_num_boxplot_summary.cluster IS NULL OR r.cluster = gpu_num_boxplot_summary.cluster)
          GROUP BY GROUPING SETS ((r.cluster, r.gpu_num), (r.cluster, r.type, r.gpu_num))),
     q AS (
         SELECT d.cluster, d.type, d.total,

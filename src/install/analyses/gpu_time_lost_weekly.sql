@@ -15,6 +15,8 @@ SET plan_cache_mode = force_custom_plan
 AS $$
 #variable_conflict use_column
 BEGIN
+    -- checked first and apart: a parallel-restricted call in the query keeps it serial
+    PERFORM acmetrace_internal.known_cluster(gpu_time_lost_weekly_scan.cluster);
     RETURN QUERY
     SELECT s.cluster, s.week, s.n, round(s.t / 3600, 2), round(s.f / 3600, 2), round(s.c / 3600, 2),
            acmetrace_internal.pct(s.f, s.t), acmetrace_internal.pct(s.c, s.t),
@@ -28,8 +30,7 @@ BEGIN
                    coalesce(sum(j.duration * j.gpu_num) FILTER (WHERE j.final_state = 'CANCELLED'), 0) AS c
               FROM acmetrace.jobs j
               JOIN acmetrace.clusters c ON c.cluster = j.cluster
-             WHERE acmetrace_internal.known_cluster(gpu_time_lost_weekly_scan.cluster)
-               AND j.gpu_num > 0 AND j.end_time IS NOT NULL
+             WHERE j.gpu_num > 0 AND j.end_time IS NOT NULL
                AND (gpu_time_lost_weekly_scan.cluster IS NULL OR j.cluster = gpu_time_lost_weekly_scan.cluster)
                AND ((gpu_time_lost_weekly_scan.since IS NULL OR j.submit_time >= gpu_time_lost_weekly_scan.since)
                     AND (gpu_time_lost_weekly_scan.until IS NULL OR j.submit_time < gpu_time_lost_weekly_scan.until))
@@ -54,6 +55,8 @@ SET plan_cache_mode = force_custom_plan
 AS $$
 #variable_conflict use_column
 BEGIN
+    -- checked first and apart: a parallel-restricted call in the query keeps it serial
+    PERFORM acmetrace_internal.known_cluster(gpu_time_lost_weekly_summary.cluster);
     RETURN QUERY
     SELECT s.cluster, s.week, s.n, round(s.t / 3600, 2), round(s.f / 3600, 2), round(s.c / 3600, 2),
            acmetrace_internal.pct(s.f, s.t), acmetrace_internal.pct(s.c, s.t),
@@ -64,8 +67,7 @@ BEGIN
                    coalesce(sum(r.gpu_time) FILTER (WHERE r.final_state = 'FAILED'), 0) AS f,
                    coalesce(sum(r.gpu_time) FILTER (WHERE r.final_state = 'CANCELLED'), 0) AS c
               FROM acmetrace.summary_weeks r
-             WHERE acmetrace_internal.known_cluster(gpu_time_lost_weekly_summary.cluster)
-               AND r.gpu_num > 0 AND r.end_week IS NOT NULL
+             WHERE r.gpu_num > 0 AND r.end_week IS NOT NULL
                AND (gpu_time_lost_weekly_summary.cluster IS NULL OR r.cluster = gpu_time_lost_weekly_summary.cluster)
              GROUP BY r.cluster, r.end_week) s
       JOIN acmetrace.clusters c ON c.cluster = s.cluster

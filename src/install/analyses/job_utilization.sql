@@ -96,6 +96,8 @@ SET plan_cache_mode = force_custom_plan
 AS $$
 #variable_conflict use_column
 BEGIN
+    -- checked first and apart: a parallel-restricted call in the query keeps it serial
+    PERFORM acmetrace_internal.known_cluster(job_utilization_scan.cluster, job_utilization_scan.metric);
     RETURN QUERY
 WITH days AS MATERIALIZED (  -- the days each cluster's blocks of the metric cover, read once
     SELECT c.cluster,
@@ -104,8 +106,7 @@ WITH days AS MATERIALIZED (  -- the days each cluster's blocks of the metric cov
            (SELECT max(b.day) FROM acmetrace.utilization_blocks b
              WHERE b.metric = upper(job_utilization_scan.metric) AND b.cluster = c.cluster) AS last_day
       FROM acmetrace.clusters c
-     WHERE acmetrace_internal.known_cluster(job_utilization_scan.cluster, job_utilization_scan.metric)
-       AND CASE WHEN job_utilization_scan.idle_at_most = 'NaN'
+     WHERE CASE WHEN job_utilization_scan.idle_at_most = 'NaN'
                 THEN acmetrace_internal.raise('22023', 'idle_at_most must be a number, not NaN',
                                               'A sample at or below idle_at_most counts as idle; the default is 1.')
                 ELSE true END

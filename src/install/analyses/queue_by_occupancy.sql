@@ -74,13 +74,14 @@ SET plan_cache_mode = force_custom_plan
 AS $$
 #variable_conflict use_column
 BEGIN
+    -- checked first and apart: a parallel-restricted call in the query keeps it serial
+    PERFORM acmetrace_internal.known_cluster(queue_by_occupancy_summary.cluster);
     RETURN QUERY
     -- the all-types line: each bin's value counts merged over the types
     WITH w AS (
         SELECT v.cluster, v.type, 0 AS total, v.occupancy_bin, v.vals, v.counts
           FROM acmetrace.summary_values v
-         WHERE acmetrace_internal.known_cluster(queue_by_occupancy_summary.cluster)
-           AND v.measure = 'wait_by_occupancy'
+         WHERE v.measure = 'wait_by_occupancy'
            AND (queue_by_occupancy_summary.cluster IS NULL OR v.cluster = queue_by_occupancy_summary.cluster)
         UNION ALL
         SELECT m.cluster, 'all', 1, m.occupancy_bin, array_agg(m.val ORDER BY m.val), array_agg(m.n ORDER BY m.val)

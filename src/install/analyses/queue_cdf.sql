@@ -10,13 +10,14 @@ SET plan_cache_mode = force_custom_plan
 AS $$
 #variable_conflict use_column
 BEGIN
+    -- checked first and apart: a parallel-restricted call in the query keeps it serial
+    PERFORM acmetrace_internal.known_cluster(queue_cdf_scan.cluster);
     RETURN QUERY
     SELECT g.cluster, g.type, u.x, g.n, round(u.p::numeric, 2)
       FROM (SELECT j.cluster, CASE WHEN grouping(j.type) = 0 THEN j.type ELSE 'all' END AS type, grouping(j.type) AS total,
                    count(*) AS n, acmetrace.cdf_at(j.wait_s, thresholds) AS cdf
               FROM acmetrace.jobs j
-             WHERE acmetrace_internal.known_cluster(queue_cdf_scan.cluster)
-               AND (queue_cdf_scan.since IS NULL OR j.submit_time >= queue_cdf_scan.since)
+             WHERE (queue_cdf_scan.since IS NULL OR j.submit_time >= queue_cdf_scan.since)
                AND (queue_cdf_scan.until IS NULL OR j.submit_time < queue_cdf_scan.until)
                AND j.wait_s >= 0 AND (j.gpu_num > 0 OR coalesce(all_jobs, false))
                AND (queue_cdf_scan.cluster IS NULL OR j.cluster = queue_cdf_scan.cluster)
@@ -36,12 +37,13 @@ SET plan_cache_mode = force_custom_plan
 AS $$
 #variable_conflict use_column
 BEGIN
+    -- checked first and apart: a parallel-restricted call in the query keeps it serial
+    PERFORM acmetrace_internal.known_cluster(queue_cdf_summary.cluster);
     RETURN QUERY
     WITH r AS (
         SELECT v.cluster, v.type, acmetrace_internal.vc_counts_at(v.vals, v.counts, thresholds || 'Infinity'::float8, false) AS a
           FROM acmetrace.summary_values v
-         WHERE acmetrace_internal.known_cluster(queue_cdf_summary.cluster)
-           AND v.measure = 'wait'
+         WHERE v.measure = 'wait'
            AND (queue_cdf_summary.cluster IS NULL OR v.cluster = queue_cdf_summary.cluster)),
     g AS (
         SELECT r.cluster, CASE WHEN grouping(r.type) = 0 THEN r.type ELSE 'all' END AS type, grouping(r.type) AS total,

@@ -14,6 +14,8 @@ SET plan_cache_mode = force_custom_plan
 AS $$
 #variable_conflict use_column
 BEGIN
+    -- checked first and apart: a parallel-restricted call in the query keeps it serial
+    PERFORM acmetrace_internal.known_cluster(queue_percentiles_scan.cluster);
     RETURN QUERY
     SELECT s.cluster, s.type, acmetrace.count(s.sk),
            ARRAY(SELECT acmetrace_internal.sig3(p.v)
@@ -22,8 +24,7 @@ BEGIN
       FROM (SELECT j.cluster, CASE WHEN grouping(j.type) = 0 THEN j.type ELSE 'all' END AS type, grouping(j.type) AS total,
                    acmetrace.delay_sketch_agg(j.wait_s) AS sk
               FROM acmetrace.jobs j
-             WHERE acmetrace_internal.known_cluster(queue_percentiles_scan.cluster)
-               AND (queue_percentiles_scan.since IS NULL OR j.submit_time >= queue_percentiles_scan.since)
+             WHERE (queue_percentiles_scan.since IS NULL OR j.submit_time >= queue_percentiles_scan.since)
                AND (queue_percentiles_scan.until IS NULL OR j.submit_time < queue_percentiles_scan.until)
                AND acmetrace_internal.check_fractions(fractions)
                AND j.wait_s >= 0 AND (j.gpu_num > 0 OR coalesce(all_jobs, false))
@@ -42,6 +43,8 @@ SET plan_cache_mode = force_custom_plan
 AS $$
 #variable_conflict use_column
 BEGIN
+    -- checked first and apart: a parallel-restricted call in the query keeps it serial
+    PERFORM acmetrace_internal.known_cluster(queue_percentiles_summary.cluster);
     RETURN QUERY
     SELECT s.cluster, s.type, acmetrace.count(s.sk),
            ARRAY(SELECT acmetrace_internal.sig3(p.v)
@@ -50,8 +53,7 @@ BEGIN
       FROM (SELECT v.cluster, CASE WHEN grouping(v.type) = 0 THEN v.type ELSE 'all' END AS type, grouping(v.type) AS total,
                    acmetrace.rollup(acmetrace_internal.vc_sketch(v.vals, v.counts)) AS sk
               FROM acmetrace.summary_values v
-             WHERE acmetrace_internal.known_cluster(queue_percentiles_summary.cluster)
-               AND acmetrace_internal.check_fractions(fractions)
+             WHERE acmetrace_internal.check_fractions(fractions)
                AND v.measure = 'wait'
                AND (queue_percentiles_summary.cluster IS NULL OR v.cluster = queue_percentiles_summary.cluster)
              GROUP BY GROUPING SETS ((v.cluster), (v.cluster, v.type))) s

@@ -10,6 +10,8 @@ SET plan_cache_mode = force_custom_plan
 AS $$
 #variable_conflict use_column
 BEGIN
+    -- checked first and apart: a parallel-restricted call in the query keeps it serial
+    PERFORM acmetrace_internal.known_cluster(state_breakdown_scan.cluster);
     RETURN QUERY
     SELECT s.cluster, s.final_state, s.n,
            acmetrace_internal.pct(s.n, sum(s.n) OVER w),
@@ -18,8 +20,7 @@ BEGIN
       FROM (SELECT j.cluster, j.final_state, count(*) AS n,
                    sum(coalesce(j.gpu_time, j.duration * j.gpu_num)) AS t
               FROM acmetrace.jobs j
-             WHERE acmetrace_internal.known_cluster(state_breakdown_scan.cluster)
-               AND (state_breakdown_scan.since IS NULL OR j.submit_time >= state_breakdown_scan.since)
+             WHERE (state_breakdown_scan.since IS NULL OR j.submit_time >= state_breakdown_scan.since)
                AND (state_breakdown_scan.until IS NULL OR j.submit_time < state_breakdown_scan.until)
                AND j.gpu_num > 0
                AND (state_breakdown_scan.cluster IS NULL OR j.cluster = state_breakdown_scan.cluster)
@@ -41,6 +42,8 @@ SET plan_cache_mode = force_custom_plan
 AS $$
 #variable_conflict use_column
 BEGIN
+    -- checked first and apart: a parallel-restricted call in the query keeps it serial
+    PERFORM acmetrace_internal.known_cluster(state_breakdown_summary.cluster);
     RETURN QUERY
     SELECT s.cluster, s.final_state, s.n,
            acmetrace_internal.pct(s.n, sum(s.n) OVER w),
@@ -48,8 +51,7 @@ BEGIN
            acmetrace_internal.pct(s.t, sum(s.t) OVER w)
       FROM (SELECT r.cluster, r.final_state, sum(r.jobs)::bigint AS n, sum(r.gpu_time_published) AS t
               FROM acmetrace.summary_groups r
-             WHERE acmetrace_internal.known_cluster(state_breakdown_summary.cluster)
-               AND r.gpu_num > 0
+             WHERE r.gpu_num > 0
                AND (state_breakdown_summary.cluster IS NULL OR r.cluster = state_breakdown_summary.cluster)
              GROUP BY r.cluster, r.final_state) s
     WINDOW w AS (PARTITION BY s.cluster)

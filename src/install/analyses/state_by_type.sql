@@ -10,6 +10,8 @@ SET plan_cache_mode = force_custom_plan
 AS $$
 #variable_conflict use_column
 BEGIN
+    -- checked first and apart: a parallel-restricted call in the query keeps it serial
+    PERFORM acmetrace_internal.known_cluster(state_by_type_scan.cluster);
     RETURN QUERY
     SELECT s.cluster, s.type, s.final_state, s.n,
            acmetrace_internal.pct(s.n, sum(s.n) OVER w),
@@ -19,8 +21,7 @@ BEGIN
                    grouping(j.type) AS total, j.final_state, count(*) AS n,
                    coalesce(sum(j.duration * j.gpu_num), 0) AS t
               FROM acmetrace.jobs j
-             WHERE acmetrace_internal.known_cluster(state_by_type_scan.cluster)
-               AND (state_by_type_scan.since IS NULL OR j.submit_time >= state_by_type_scan.since)
+             WHERE (state_by_type_scan.since IS NULL OR j.submit_time >= state_by_type_scan.since)
                AND (state_by_type_scan.until IS NULL OR j.submit_time < state_by_type_scan.until)
                AND j.gpu_num > 0 AND (state_by_type_scan.cluster IS NULL OR j.cluster = state_by_type_scan.cluster)
              GROUP BY GROUPING SETS ((j.cluster, j.final_state), (j.cluster, j.type, j.final_state))) s
@@ -41,6 +42,8 @@ SET plan_cache_mode = force_custom_plan
 AS $$
 #variable_conflict use_column
 BEGIN
+    -- checked first and apart: a parallel-restricted call in the query keeps it serial
+    PERFORM acmetrace_internal.known_cluster(state_by_type_summary.cluster);
     RETURN QUERY
     SELECT s.cluster, s.type, s.final_state, s.n,
            acmetrace_internal.pct(s.n, sum(s.n) OVER w),
@@ -49,8 +52,7 @@ BEGIN
       FROM (SELECT r.cluster, CASE WHEN grouping(r.type) = 0 THEN r.type ELSE 'all' END AS type,
                    grouping(r.type) AS total, r.final_state, sum(r.jobs)::bigint AS n, coalesce(sum(r.gpu_time), 0) AS t
               FROM acmetrace.summary_groups r
-             WHERE acmetrace_internal.known_cluster(state_by_type_summary.cluster)
-               AND r.gpu_num > 0 AND (state_by_type_summary.cluster IS NULL OR r.cluster = state_by_type_summary.cluster)
+             WHERE r.gpu_num > 0 AND (state_by_type_summary.cluster IS NULL OR r.cluster = state_by_type_summary.cluster)
              GROUP BY GROUPING SETS ((r.cluster, r.final_state), (r.cluster, r.type, r.final_state))) s
     WINDOW w AS (PARTITION BY s.cluster, s.total, s.type)
      ORDER BY s.cluster COLLATE "C", s.total DESC, s.type COLLATE "C",

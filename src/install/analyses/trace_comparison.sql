@@ -20,6 +20,8 @@ SET plan_cache_mode = force_custom_plan
 AS $$
 #variable_conflict use_column
 BEGIN
+    -- checked first and apart: a parallel-restricted call in the query keeps it serial
+    PERFORM acmetrace_internal.known_cluster(trace_comparison_scan.cluster);
     RETURN QUERY
 SELECT c.cluster, c.source_format,
        date_part('year', min(j.submit_time) AT TIME ZONE c.time_zone)::integer,
@@ -34,8 +36,7 @@ SELECT c.cluster, c.source_format,
                       FILTER (WHERE j.gpu_num > 0 AND NOT coalesce(j.end_time < j.start_time, false)))
   FROM acmetrace.clusters c
   LEFT JOIN acmetrace.jobs j ON j.cluster = c.cluster
- WHERE acmetrace_internal.known_cluster(trace_comparison_scan.cluster)
-   AND (trace_comparison_scan.cluster IS NULL OR c.cluster = trace_comparison_scan.cluster)
+ WHERE (trace_comparison_scan.cluster IS NULL OR c.cluster = trace_comparison_scan.cluster)
  GROUP BY c.cluster, c.source_format, c.time_zone, c.gpu_capacity
  ORDER BY c.cluster COLLATE "C";
 END
@@ -54,6 +55,8 @@ SET plan_cache_mode = force_custom_plan
 AS $$
 #variable_conflict use_column
 BEGIN
+    -- checked first and apart: a parallel-restricted call in the query keeps it serial
+    PERFORM acmetrace_internal.known_cluster(trace_comparison_summary.cluster);
     RETURN QUERY
 SELECT c.cluster, c.source_format,
        date_part('year', min(s.first_submit) AT TIME ZONE c.time_zone)::integer,
@@ -69,8 +72,7 @@ SELECT c.cluster, c.source_format,
   FROM acmetrace.clusters c
   LEFT JOIN acmetrace.summary_groups s ON s.cluster = c.cluster
   LEFT JOIN acmetrace.summary_clusters sc ON sc.cluster = c.cluster
- WHERE acmetrace_internal.known_cluster(trace_comparison_summary.cluster)
-   AND (trace_comparison_summary.cluster IS NULL OR c.cluster = trace_comparison_summary.cluster)
+ WHERE (trace_comparison_summary.cluster IS NULL OR c.cluster = trace_comparison_summary.cluster)
  GROUP BY c.cluster, c.source_format, c.time_zone, c.gpu_capacity, sc.peak_allocated
  ORDER BY c.cluster COLLATE "C";
 END

@@ -193,6 +193,8 @@ SET plan_cache_mode = force_custom_plan
 AS $$
 #variable_conflict use_column
 BEGIN
+    -- checked first and apart: a parallel-restricted call in the query keeps it serial
+    PERFORM acmetrace_internal.known_cluster(usage_scan.cluster);
     RETURN QUERY
     WITH cs AS (
         SELECT c.cluster,
@@ -204,8 +206,7 @@ BEGIN
                (SELECT min(j.submit_time) FROM acmetrace.jobs j WHERE j.cluster = c.cluster AND j.end_time IS NOT NULL) AS fs,
                (SELECT max(j.end_time) FROM acmetrace.jobs j WHERE j.cluster = c.cluster) AS le
           FROM acmetrace.clusters c
-         WHERE acmetrace_internal.known_cluster(usage_scan.cluster)
-           AND (usage_scan.cluster IS NULL OR c.cluster = usage_scan.cluster)),
+         WHERE (usage_scan.cluster IS NULL OR c.cluster = usage_scan.cluster)),
     j AS (
         SELECT j.cluster,
                CASE usage_scan.by WHEN 'user' THEN j.user_id WHEN 'vc' THEN j.vc
@@ -259,6 +260,8 @@ SET plan_cache_mode = force_custom_plan
 AS $$
 #variable_conflict use_column
 BEGIN
+    -- checked first and apart: a parallel-restricted call in the query keeps it serial
+    PERFORM acmetrace_internal.known_cluster(usage_summary.cluster);
     RETURN QUERY
     WITH cs AS (
         SELECT c.cluster, coalesce(c.gpu_capacity, nullif(sc.peak_allocated, 0)) AS cap,
@@ -268,8 +271,7 @@ BEGIN
                (usage_summary.until AT TIME ZONE c.time_zone)::date AS ud
           FROM acmetrace.clusters c
           LEFT JOIN acmetrace.summary_clusters sc ON sc.cluster = c.cluster
-         WHERE acmetrace_internal.known_cluster(usage_summary.cluster)
-           AND (usage_summary.cluster IS NULL OR c.cluster = usage_summary.cluster)),
+         WHERE (usage_summary.cluster IS NULL OR c.cluster = usage_summary.cluster)),
     s AS MATERIALIZED (
         SELECT s.*, CASE WHEN usage_summary.by = 'user' THEN s.user_id ELSE s.vc END AS grp
           FROM cs JOIN acmetrace.summary_usage s ON s.cluster = cs.cluster

@@ -8,12 +8,13 @@ SET plan_cache_mode = force_custom_plan
 AS $$
 #variable_conflict use_column
 BEGIN
+    -- checked first and apart: a parallel-restricted call in the query keeps it serial
+    PERFORM acmetrace_internal.known_cluster(util_cdf_scan.cluster, util_cdf_scan.metric);
     RETURN QUERY
 SELECT g.cluster, u.x, round(u.p::numeric, 2)
   FROM (SELECT b.cluster, acmetrace.cdf_at(b.samples, thresholds) AS cdf
           FROM acmetrace.utilization_blocks b
-         WHERE acmetrace_internal.known_cluster(util_cdf_scan.cluster, util_cdf_scan.metric)
-           AND b.metric = upper(util_cdf_scan.metric) AND (util_cdf_scan.cluster IS NULL OR b.cluster = util_cdf_scan.cluster)
+         WHERE b.metric = upper(util_cdf_scan.metric) AND (util_cdf_scan.cluster IS NULL OR b.cluster = util_cdf_scan.cluster)
          GROUP BY b.cluster) g,
        unnest(thresholds, g.cdf) u(x, p)
  ORDER BY g.cluster COLLATE "C", u.x;

@@ -9,13 +9,14 @@ SET plan_cache_mode = force_custom_plan
 AS $$
 #variable_conflict use_column
 BEGIN
+    -- checked first and apart: a parallel-restricted call in the query keeps it serial
+    PERFORM acmetrace_internal.known_cluster(util_histogram_scan.cluster, util_histogram_scan.metric);
     RETURN QUERY
 SELECT h.cluster, r.bin, r.bin_lo, r.bin_hi, r.count, round(r.count_pct::numeric, 2), round(r.cumulative_pct::numeric, 2)
   FROM (SELECT a.cluster, acmetrace.bins(a.mean, 0, 100, nbins) AS counts
           FROM (SELECT b.cluster, (sum(b.sum) / sum(b.n))::double precision AS mean
                   FROM acmetrace.utilization_blocks b
-                 WHERE acmetrace_internal.known_cluster(util_histogram_scan.cluster, util_histogram_scan.metric)
-                   AND b.metric = upper(util_histogram_scan.metric)
+                 WHERE b.metric = upper(util_histogram_scan.metric)
                    AND (util_histogram_scan.cluster IS NULL OR b.cluster = util_histogram_scan.cluster)
                  GROUP BY b.cluster, b.series) a
          GROUP BY a.cluster) h,

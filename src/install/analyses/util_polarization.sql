@@ -9,13 +9,14 @@ SET plan_cache_mode = force_custom_plan
 AS $$
 #variable_conflict use_column
 BEGIN
+    -- checked first and apart: a parallel-restricted call in the query keeps it serial
+    PERFORM acmetrace_internal.known_cluster(util_polarization_scan.cluster, util_polarization_scan.metric);
     RETURN QUERY
 SELECT g.cluster, g.samples, acmetrace_internal.pct(g.c[0], g.samples), acmetrace_internal.pct(g.c[2] + g.c[3], g.samples)
   FROM (SELECT b.cluster, sum(b.n)::bigint AS samples,
                acmetrace.bins_at(b.samples, ARRAY[1 + 2::float8 ^ -52, 99, 1.7976931348623157e308]) AS c
           FROM acmetrace.utilization_blocks b
-         WHERE acmetrace_internal.known_cluster(util_polarization_scan.cluster, util_polarization_scan.metric)
-           AND b.metric = upper(util_polarization_scan.metric)
+         WHERE b.metric = upper(util_polarization_scan.metric)
            AND (util_polarization_scan.cluster IS NULL OR b.cluster = util_polarization_scan.cluster)
          GROUP BY b.cluster) g
  ORDER BY g.cluster COLLATE "C";
