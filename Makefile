@@ -21,7 +21,7 @@ OBJS       = $(GLUE_SRCS:.c=.o) $(CORE_SRCS:.c=.o)
 INSTALL_TYPES    = version sketch occupancy bins samples unpivot gbdt
 INSTALL_TRACE    = tables load philly sacct failures utilization prometheus summaries sync job_gpus
 INSTALL_SURFACE  = settings checks bins occupancy clusters load sacct philly export audit generate replay history \
-                   utilization prometheus summaries
+                   utilization prometheus summaries distribute
 INSTALL_ANALYSES = cluster_summary state_breakdown state_by_type type_distribution gpu_num_boxplot \
                    cancelled_by_queue gpu_time_lost gpu_time_lost_weekly queue_percentiles queue_by_occupancy \
                    duration_cdf queue_cdf gpu_num_cdf failure_taxonomy trace_comparison \

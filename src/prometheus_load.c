@@ -401,7 +401,7 @@ end_load(prom_state *st)
 				 errhint("The converter ends every window with !end; a stream without one is incomplete. Nothing was loaded.")));
 	for (size_t i = 0; i < st->set.nall; i++)
 		util_store_block(&st->store, st->set.all[i]);
-	util_store_flush(&st->store);
+	util_store_finish(&st->store);
 	write_spans(st);
 	util_store_report(&st->store, &st->set);
 	counts = psprintf("%lld,%zu,%lld,%lld,%lld,%lld", (long long) st->lineno, st->set.nall,

@@ -262,7 +262,7 @@ end_load(load_state *st)
 {
 	for (size_t i = 0; i < st->set.nall; i++)
 		util_store_block(&st->store, st->set.all[i]);
-	util_store_flush(&st->store);
+	util_store_finish(&st->store);
 	util_store_report(&st->store, &st->set);
 	MemoryContextDelete(st->cxt);	/* clears current */
 }

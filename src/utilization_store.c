@@ -33,12 +33,17 @@
 static SPIPlanPtr plan_insert = NULL;
 static SPIPlanPtr plan_select = NULL;
 static SPIPlanPtr plan_update = NULL;
+/* the distributed warehouse's (Citus): no RETURNING, no FOR UPDATE */
+static SPIPlanPtr plan_insert_d = NULL;
+static SPIPlanPtr plan_select_d = NULL;
 static Oid	samples_oid = InvalidOid;
 
 /* The columns of a block after its key, as unnest() hands them */
 #define BLOCK_COLS "$3::text[], $4::date[], $5::int4[], $6::float8[], $7::float8[], $8::numeric[], " \
 	"$9::timestamptz[], $10::timestamptz[], $11::acmetrace.samples[]) " \
 	"AS u(series, day, n, min, max, sum, first_ts, last_ts, samples)"
+
+static void finish_flush(util_store *st);
 
 static SPIPlanPtr
 prepare_one(const char *sql, int nargs)
@@ -77,7 +82,20 @@ prepare_plans(void)
 							  "sum = u.sum, first_ts = u.first_ts, last_ts = u.last_ts, samples = u.samples "
 							  "FROM unnest(" BLOCK_COLS " WHERE b.metric = $1 AND b.cluster = $2 "
 							  "AND b.series = u.series AND b.day = u.day", 11);
+	/*
+	 * Citus miscounts an INSERT ... ON CONFLICT DO NOTHING RETURNING that
+	 * skips rows and refuses FOR UPDATE over many shards: there the stored
+	 * blocks are read first and only the others inserted (the loaders'
+	 * advisory lock, util_store_lock, keeps other writers out meanwhile).
+	 */
+	plan_insert_d = prepare_one("INSERT INTO acmetrace.utilization_blocks "
+								"(metric, cluster, series, day, n, min, max, sum, first_ts, last_ts, samples) "
+								"SELECT $1, $2, u.* FROM unnest(" BLOCK_COLS, 11);
+	plan_select_d = prepare_one("SELECT b.series, b.day, b.samples FROM acmetrace.utilization_blocks b, "
+								"unnest($3::text[], $4::date[]) AS u(series, day) "
+								"WHERE b.metric = $1 AND b.cluster = $2 AND b.series = u.series AND b.day = u.day", 4);
 }
+
 
 void
 util_store_add(util_store *st, at_series_set *set, at_series *b, TimestampTz ts, double v)
@@ -206,6 +224,11 @@ block_args(util_store *st, pb_state s, Datum *args)
 		at_samples_info_read(bytes, &info);
 		col[0][n] = CStringGetTextDatum(p->key.name);
 		col[1][n] = DateADTGetDatum(p->key.day);
+		if (!st->any_day || p->key.day < st->day_lo)
+			st->day_lo = p->key.day;
+		if (!st->any_day || p->key.day > st->day_hi)
+			st->day_hi = p->key.day;
+		st->any_day = true;
 		col[2][n] = Int32GetDatum(info.n);
 		col[3][n] = Float8GetDatum(info.min);
 		col[4][n] = Float8GetDatum(info.max);
@@ -254,7 +277,7 @@ merge_stored(util_store *st, Datum *args)
 	int			rc;
 	int64		updates = 0;
 
-	rc = SPI_execute_plan(plan_select, args, NULL, false, 0);
+	rc = SPI_execute_plan(st->distributed == 2 ? plan_select_d : plan_select, args, NULL, false, 0);
 	if (rc != SPI_OK_SELECT)
 		elog(ERROR, "acmetrace: block select failed: %s", SPI_result_code_string(rc));
 	for (uint64 i = 0; i < SPI_processed; i++)
@@ -294,6 +317,22 @@ util_store_flush(util_store *st)
 		elog(ERROR, "acmetrace: SPI_connect failed");
 	MemoryContextSwitchTo(st->cxt);
 	prepare_plans();
+	if (util_blocks_distributed(st))
+	{
+		/* the stored first (merged, updated), then the new inserted */
+		block_args(st, PB_NEW, args);
+		merge_stored(st, args);
+		n = block_args(st, PB_NEW, args);
+		if (n > 0)
+		{
+			rc = SPI_execute_plan(plan_insert_d, args, NULL, false, 0);
+			if (rc != SPI_OK_INSERT)
+				elog(ERROR, "acmetrace: block insert failed: %s", SPI_result_code_string(rc));
+			st->blocks += n;
+		}
+		finish_flush(st);
+		return;
+	}
 	n = block_args(st, PB_NEW, args);
 	rc = SPI_execute_plan(plan_insert, args, NULL, false, 0);
 	if (rc != SPI_OK_INSERT_RETURNING)
@@ -306,6 +345,13 @@ util_store_flush(util_store *st)
 		block_args(st, PB_NEW, args);
 		merge_stored(st, args);
 	}
+	finish_flush(st);
+}
+
+/* The end of a flush: SPI closed, the pending blocks forgotten. */
+static void
+finish_flush(util_store *st)
+{
 	SPI_finish();
 	hash_destroy(st->pending);
 	st->pending = NULL;
@@ -376,6 +422,14 @@ util_store_block(util_store *st, at_series *b)
 	at_series_empty(b);
 	if (st->npending >= FLUSH_BLOCKS || st->pending_bytes >= FLUSH_BYTES)
 		util_store_flush(st);
+}
+
+
+void
+util_store_finish(util_store *st)
+{
+	util_store_flush(st);
+	util_store_hours(st);
 }
 
 void

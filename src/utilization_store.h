@@ -24,6 +24,12 @@ typedef struct util_store
 	MemoryContext pending_cxt;
 	int			npending;
 	size_t		pending_bytes;
+	/* whether the blocks are a Citus table: 0 not known yet, 1 no, 2 yes */
+	int			distributed;
+	/* the UTC days of the blocks flushed, for util_store_hours */
+	bool		any_day;
+	int32		day_lo;
+	int32		day_hi;
 } util_store;
 
 /*
@@ -46,6 +52,21 @@ extern void util_store_block(util_store *st, at_series *b);
  * stored for its day in another.  A load calls it at its end.
  */
 extern void util_store_flush(util_store *st);
+
+/*
+ * The end of a load: the last flush, then, when acmetrace.utilization_blocks
+ * has no statement triggers (the distributed warehouse, acmetrace.distribute),
+ * the hours of acmetrace.utilization_hours of the days the load wrote
+ * rebuilt (distributed_store.c).
+ */
+extern void util_store_finish(util_store *st);
+extern void util_store_hours(util_store *st);
+
+/*
+ * Whether acmetrace.utilization_blocks is a Citus table (asked once a load,
+ * inside the caller's SPI connection).
+ */
+extern bool util_blocks_distributed(util_store *st);
 
 /*
  * Adds (ts, v) to b's open block of set, writing the block first when it

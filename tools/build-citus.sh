@@ -2,12 +2,15 @@
 # Builds and installs Citus from a source tarball, for the Citus test stage
 # (test/e2e/citus.sh) and doc/scaling.md.  Run as root on Debian 12.
 #
-#   bash tools/build-citus.sh [TARBALL]    default ../shared/vendor/citus-13.2.2.tar.gz
+#   bash tools/build-citus.sh TARBALL
 #
-# Citus is not in Debian's archive, so CI builds it from the vendored upstream
-# tarball (.ci/run).  Nothing of Citus is kept in this repository.
+# TARBALL: Citus 13.2.2's source (`git archive` of upstream tag v13.2.2, or
+# the release tarball from github.com/citusdata/citus).  Citus is not in
+# Debian's archive; CI builds it from the copy its machines carry (.ci/run).
+# Nothing of Citus is kept in this repository.
 set -euo pipefail
-tarball=${1:-$(dirname "$0")/../../shared/vendor/citus-13.2.2.tar.gz}
+[ $# -eq 1 ] || { echo "usage: bash tools/build-citus.sh CITUS_SOURCE_TARBALL" >&2; exit 64; }
+tarball=$1
 [ -f "$tarball" ] || { echo "build-citus: no tarball at $tarball" >&2; exit 1; }
 if [ "$(id -u)" -ne 0 ]; then
     echo "build-citus: run as root (apt-get install, make install)" >&2

@@ -8,7 +8,8 @@
 # quarter that makes summarize_delta rebuild), the Prometheus section at 8
 # GPUs for 2 hours (bench/prometheus, its own Prometheus), the full
 # report at 20,000 jobs against the same report with summaries off (bench/report), the
-# time-series section on the 20,000 jobs and 8 GPUs over 2 days (bench/timeseries), and
+# time-series section on the 20,000 jobs and 8 GPUs over 2 days (bench/timeseries), the
+# fleet section at 50 GPUs (bench/fleet, its own Citus servers), and
 # every method's output equal to (or within the declared error of) the
 # reference.  Every section carries a stamp and runs on a durable server
 # (fsync = on listed); no absolute path is printed; a differing answer
@@ -34,7 +35,7 @@ if env -u PGHOST -u PGPORT -u PGDATABASE bash "$ROOT/bench/run" --jobs 20000 --u
         --multinode-jobs 20000 --multinode-util-samples 100000 \
         --utilization-days 1 --utilization-series 50 --replay-jobs 20000 --report-jobs 20000 \
         --append-sizes 40000,80000 --prometheus-series 8 --prometheus-hours 2 \
-        --timeseries-util-series 8 --timeseries-util-days 2 \
+        --timeseries-util-series 8 --timeseries-util-days 2 --fleet-gpus 50 \
         --out "$OUT/BENCHMARKS.md" >"$OUT/bench.log" 2>&1; then
     ok "bench/run completes"
 else

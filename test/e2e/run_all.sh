@@ -11,8 +11,8 @@ for t in $(ls *.sh | grep -v -e '^lib.sh$' -e '^run_all.sh$' | sort); do
     log="../out/e2e-${t%.sh}.log"
     bash "$t" >"$log" 2>&1
     rc=$?
-    sed -nE "s/^  ok: (.*)/ok - e2e\/${t%.sh}: \1/p; s/^  FAIL: (.*)/not ok - e2e\/${t%.sh}: \1/p" "$log"
-    if ! grep -qE '^  (ok|FAIL): ' "$log"; then
+    sed -nE "s/^  ok: (.*)/ok - e2e\/${t%.sh}: \1/p; s/^  FAIL: (.*)/not ok - e2e\/${t%.sh}: \1/p; s/^  SKIP: (.*)/ok - e2e\/${t%.sh} # SKIP \1/p" "$log"
+    if ! grep -qE '^  (ok|FAIL|SKIP): ' "$log"; then
         echo "not ok - e2e/${t%.sh} did not run (exit $rc)"; tail -20 "$log" | sed 's/^/    /'
     elif [ $rc -ne 0 ] && ! grep -q '^  FAIL: ' "$log"; then
         echo "not ok - e2e/${t%.sh}: exited $rc"; sed 's/^/    /' "$log"

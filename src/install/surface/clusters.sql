@@ -4,7 +4,8 @@
 CREATE FUNCTION acmetrace_internal.known_capacity(cluster text)
 RETURNS integer
 LANGUAGE sql IMMUTABLE PARALLEL SAFE
-AS $$ SELECT CASE cluster WHEN 'seren' THEN 2288 WHEN 'kalos' THEN 2416 END $$;
+-- (a searched CASE: Citus deparses an inlined simple CASE wrongly)
+AS $$ SELECT CASE WHEN cluster = 'seren' THEN 2288 WHEN cluster = 'kalos' THEN 2416 END $$;
 
 CREATE FUNCTION acmetrace.drop_cluster(cluster text)
 RETURNS bigint
@@ -24,6 +25,13 @@ BEGIN
     DELETE FROM acmetrace.clusters c WHERE c.cluster = drop_cluster.cluster;
     DELETE FROM acmetrace.utilization_blocks b WHERE b.cluster = drop_cluster.cluster;
     DELETE FROM acmetrace.utilization_jobs u WHERE u.cluster = drop_cluster.cluster;
+    -- on Citus no trigger runs on the coordinator: the summaries and the
+    -- hour rollup go here (on one server the triggers took them already)
+    IF acmetrace_internal.distributed() THEN
+        DELETE FROM acmetrace.utilization_hours h WHERE h.cluster = drop_cluster.cluster;
+        DELETE FROM acmetrace.philly_gpus g WHERE g.cluster = drop_cluster.cluster;
+        PERFORM acmetrace_internal.jobs_written(cluster);
+    END IF;
     RETURN n;
 END
 $$;

@@ -48,6 +48,11 @@ BEGIN
     UPDATE acmetrace.clusters c
        SET gpu_capacity = acmetrace_internal.known_capacity(profile)
      WHERE c.cluster = load_generated.cluster AND c.gpu_capacity IS NULL;
+    -- on one server the trigger on acmetrace.clusters rebuilt the summaries
+    -- with the capacity; on Citus no trigger runs on the coordinator
+    IF FOUND AND acmetrace_internal.distributed() THEN
+        PERFORM acmetrace_internal.summarize(cluster);
+    END IF;
     PERFORM pg_catalog.set_config('acmetrace.cluster', saved, true);
     RETURN loaded;
 END

@@ -115,6 +115,7 @@ DECLARE
     cl     text := acmetrace_internal.load_target(TG_ARGV[1], fmt);
     tz     text;
     sel    text;
+    src    text := 'new_rows';
     loaded bigint;
 BEGIN
     SELECT c.time_zone INTO tz FROM acmetrace.clusters c WHERE c.cluster = cl;
@@ -133,18 +134,28 @@ BEGIN
              end_time AT TIME ZONE $2, duration, queue, NULL,
              vc, NULL, NULL, NULL, NULL'
     END;
+    -- Citus cannot read a transition table in an INSERT into a distributed
+    -- table: there the rows go through a temporary table.
+    IF acmetrace_internal.distributed() THEN
+        IF pg_catalog.to_regclass('pg_temp.acmetrace_staged') IS NOT NULL THEN
+            DROP TABLE pg_temp.acmetrace_staged;   -- an earlier load of this transaction
+        END IF;
+        EXECUTE format('CREATE TEMP TABLE acmetrace_staged ON COMMIT DROP AS SELECT * FROM %s', 'new_rows');
+        src := 'pg_temp.acmetrace_staged';
+    END IF;
     PERFORM acmetrace_internal.changing(cl);   -- the summaries trigger rebuilds cl only
     BEGIN
         EXECUTE 'INSERT INTO acmetrace.jobs
                    (cluster, job_id, user_id, type, state, node_num, gpu_num, cpu_num,
                     submit_time, start_time, end_time, duration, queue, gpu_time,
                     vc, mem_per_pod_gb, shared_mem_per_pod, fail_time, stop_time)
-                 SELECT $1, ' || sel || ' FROM new_rows'
+                 SELECT $1, ' || sel || ' FROM ' || src
         USING cl, tz;
         GET DIAGNOSTICS loaded = ROW_COUNT;
     EXCEPTION WHEN unique_violation THEN
         PERFORM acmetrace_internal.duplicate_error(cl, ARRAY(SELECT n.job_id FROM new_rows n));
     END;
+    PERFORM acmetrace_internal.jobs_written(cl);
     EXECUTE format('DELETE FROM %I.%I', TG_TABLE_SCHEMA, TG_TABLE_NAME);
     -- Fresh statistics: without them the planner takes a just-loaded jobs
     -- table for a few rows and may re-run an aggregate per joined row.

@@ -58,6 +58,7 @@ DECLARE
     v_doc    json;
     v_kind   text;
     v_loaded bigint;
+    v_gpus   bigint;
 BEGIN
     -- Philly times carry no offset.  Default zone America/Los_Angeles: the
     -- cluster is Microsoft's (Redmond) and the trace's utilization files
@@ -191,10 +192,13 @@ BEGIN
 
     -- Capacity: the distinct GPUs any attempt ran on, over every file loaded
     -- into the cluster (a lower bound: a GPU no job used is not seen).
+    -- (counted first: Citus updates its reference table clusters only
+    -- from values, not from a distributed table's rows)
+    v_gpus := (SELECT count(*) FROM acmetrace.philly_gpus g WHERE g.cluster = v_cl);
     UPDATE acmetrace.clusters c
-       SET gpu_capacity = coalesce(nullif((SELECT count(*) FROM acmetrace.philly_gpus g WHERE g.cluster = v_cl), 0)::integer,
-                                   c.gpu_capacity)
+       SET gpu_capacity = coalesce(nullif(v_gpus, 0)::integer, c.gpu_capacity)
      WHERE c.cluster = v_cl;
+    PERFORM acmetrace_internal.jobs_written(v_cl);
 
     EXECUTE format('DELETE FROM %I.%I', TG_TABLE_SCHEMA, TG_TABLE_NAME);
     PERFORM acmetrace_internal.analyze_jobs(v_loaded);

@@ -102,6 +102,9 @@ BEGIN
     IF cluster IS NOT NULL THEN
         PERFORM acmetrace_internal.known_cluster(cluster);
     END IF;
+    IF acmetrace_internal.distributed() THEN
+        RETURN acmetrace_internal.apply_job_type_rules_distributed(cluster);
+    END IF;
     UPDATE acmetrace.jobs j
        SET type = t.type
       FROM (SELECT s.cluster, s.job_id,
@@ -114,6 +117,46 @@ BEGIN
     RETURN n;
 END
 $$;
+-- On Citus a STABLE function of a distributed table's columns cannot run in
+-- an UPDATE, and no trigger keeps the summaries: the jobs' fields are read
+-- to the coordinator, typed there, the changed ones updated per cluster and
+-- those clusters summarized again.
+CREATE FUNCTION acmetrace_internal.apply_job_type_rules_distributed(cl text)
+RETURNS bigint
+LANGUAGE plpgsql
+AS $$
+DECLARE
+    c     text;
+    ids   text[];
+    types text[];
+    n     bigint := 0;
+    k     bigint;
+BEGIN
+    FOR c, ids, types IN
+        SELECT r.cluster, array_agg(r.job_id), array_agg(r.new_type)
+          FROM (SELECT f.cluster, f.job_id, f.type,
+                       acmetrace_internal.job_type(f.cluster, f.job_name, f.partition, f.qos, f.account, f.user_id) AS new_type
+                  FROM (SELECT s.cluster, s.job_id, s.job_name, s.partition, s.qos, s.account, jj.user_id, jj.type
+                          FROM acmetrace.slurm_jobs s
+                          JOIN acmetrace.jobs jj ON jj.cluster = s.cluster AND jj.job_id = s.job_id
+                         WHERE cl IS NULL OR s.cluster = cl
+                        OFFSET 0) f) r
+         WHERE r.type IS DISTINCT FROM r.new_type
+         GROUP BY r.cluster
+    LOOP
+        UPDATE acmetrace.jobs j SET type = u.type
+          FROM unnest(ids, types) AS u(job_id, type)
+         WHERE j.cluster = c AND j.job_id = u.job_id;
+        GET DIAGNOSTICS k = ROW_COUNT;
+        n := n + k;
+        PERFORM acmetrace_internal.summarize(c);
+    END LOOP;
+    RETURN n;
+END
+$$;
+COMMENT ON FUNCTION acmetrace_internal.apply_job_type_rules_distributed(text) IS
+  'acmetrace.apply_job_type_rules on the distributed warehouse: types computed on the coordinator, the changed jobs updated per cluster, their summaries rebuilt.';
+
 COMMENT ON FUNCTION acmetrace.apply_job_type_rules(text) IS
   'Gives every loaded Slurm job of cluster (NULL: of every cluster) the type acmetrace.job_type_rules gives it now; returns how many jobs changed type. Loads apply the rules by themselves.';
 
@@ -203,6 +246,7 @@ DECLARE
     ins     bigint := 0;
     upd     bigint := 0;
     old_j   acmetrace.jobs[];
+    new_j   acmetrace.jobs[];
     changed text[];
     e_code  text;
     e_msg   text;
@@ -318,9 +362,13 @@ BEGIN
 
     -- the summaries: only what the changed jobs touch
     IF n <= max_delta THEN
+        -- (the changed rows read first, with only the parameters the query
+        -- uses: on Citus a query holding both the call and the jobs' rows
+        -- runs on a worker, and PL/pgSQL's unused parameters break it)
+        EXECUTE 'SELECT ARRAY(SELECT j FROM acmetrace.jobs j WHERE j.cluster = $1 AND j.job_id = ANY ($2))'
+           INTO new_j USING cl, changed;
         PERFORM acmetrace_internal.summarize_delta(cl,
-            ARRAY(SELECT o FROM unnest(old_j) o JOIN unnest(upd_ids) u(id) ON u.id = o.job_id),
-            ARRAY(SELECT j FROM unnest(changed) c(id) JOIN acmetrace.jobs j ON j.cluster = cl AND j.job_id = c.id));
+            ARRAY(SELECT o FROM unnest(old_j) o JOIN unnest(upd_ids) u(id) ON u.id = o.job_id), new_j);
     ELSE
         PERFORM acmetrace_internal.summarize(cl);
     END IF;

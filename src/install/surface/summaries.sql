@@ -389,6 +389,8 @@ BEGIN
     SELECT c.time_zone, c.gpu_capacity INTO tz, gcap FROM acmetrace.clusters c WHERE c.cluster = cl;
     why := CASE
         WHEN tz IS NULL OR NOT acmetrace_internal.use_summaries() THEN 'no cluster or summaries off'
+        -- the delta's in-place edits (ctid) are not Citus's: a rebuild
+        WHEN acmetrace_internal.distributed() THEN 'distributed'
         WHEN sc.cluster IS NULL THEN 'not summarized'
         WHEN NOT sc.exact OR sc.occupancy_capacity IS NULL THEN 'not exact or odd'
         WHEN 4 * k > sc.jobs THEN 'many changes'
