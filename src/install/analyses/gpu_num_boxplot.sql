@@ -11,9 +11,18 @@ LANGUAGE plpgsql STABLE PARALLEL SAFE
 SET plan_cache_mode = force_custom_plan
 AS $$
 #variable_conflict use_column
+DECLARE
+    each_cluster text;
 BEGIN
     -- checked first and apart: a parallel-restricted call in the query keeps it serial
     PERFORM acmetrace_internal.known_cluster(gpu_num_boxplot_scan.cluster);
+    -- On Citus a query with GROUPING SETS runs only within one cluster's shards
+    IF gpu_num_boxplot_scan.cluster IS NULL AND acmetrace_internal.distributed() THEN
+        FOR each_cluster IN SELECT c.cluster FROM acmetrace.clusters c ORDER BY c.cluster COLLATE "C" LOOP
+            RETURN QUERY SELECT * FROM acmetrace_internal.gpu_num_boxplot_scan(each_cluster, gpu_num_boxplot_scan.since, gpu_num_boxplot_scan.until);
+        END LOOP;
+        RETURN;
+    END IF;
     RETURN QUERY
     WITH q AS (
         SELECT j.cluster, CASE WHEN grouping(j.type) = 0 THEN j.type ELSE 'all' END AS type, grouping(j.type) AS total,
@@ -52,9 +61,18 @@ LANGUAGE plpgsql STABLE PARALLEL SAFE
 SET plan_cache_mode = force_custom_plan
 AS $$
 #variable_conflict use_column
+DECLARE
+    each_cluster text;
 BEGIN
     -- checked first and apart: a parallel-restricted call in the query keeps it serial
     PERFORM acmetrace_internal.known_cluster(gpu_num_boxplot_summary.cluster);
+    -- On Citus a query with GROUPING SETS runs only within one cluster's shards
+    IF gpu_num_boxplot_summary.cluster IS NULL AND acmetrace_internal.distributed() THEN
+        FOR each_cluster IN SELECT c.cluster FROM acmetrace.clusters c ORDER BY c.cluster COLLATE "C" LOOP
+            RETURN QUERY SELECT * FROM acmetrace_internal.gpu_num_boxplot_summary(each_cluster);
+        END LOOP;
+        RETURN;
+    END IF;
     RETURN QUERY
     WITH d AS (
         SELECT r.cluster, CASE WHEN grouping(r.type) = 0 THEN r.type ELSE 'all' END AS type, grouping(r.type) AS total,

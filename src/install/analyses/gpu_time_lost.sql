@@ -9,9 +9,18 @@ LANGUAGE plpgsql STABLE PARALLEL SAFE
 SET plan_cache_mode = force_custom_plan
 AS $$
 #variable_conflict use_column
+DECLARE
+    each_cluster text;
 BEGIN
     -- checked first and apart: a parallel-restricted call in the query keeps it serial
     PERFORM acmetrace_internal.known_cluster(gpu_time_lost_scan.cluster);
+    -- On Citus a query with GROUPING SETS runs only within one cluster's shards
+    IF gpu_time_lost_scan.cluster IS NULL AND acmetrace_internal.distributed() THEN
+        FOR each_cluster IN SELECT c.cluster FROM acmetrace.clusters c ORDER BY c.cluster COLLATE "C" LOOP
+            RETURN QUERY SELECT * FROM acmetrace_internal.gpu_time_lost_scan(each_cluster, gpu_time_lost_scan.since, gpu_time_lost_scan.until);
+        END LOOP;
+        RETURN;
+    END IF;
     RETURN QUERY
     SELECT s.cluster, s.type, s.n, round(s.t / 3600, 2), round(s.f / 3600, 2), round(s.c / 3600, 2),
            acmetrace_internal.pct(s.f, s.t), acmetrace_internal.pct(s.c, s.t)
@@ -38,9 +47,18 @@ LANGUAGE plpgsql STABLE PARALLEL SAFE
 SET plan_cache_mode = force_custom_plan
 AS $$
 #variable_conflict use_column
+DECLARE
+    each_cluster text;
 BEGIN
     -- checked first and apart: a parallel-restricted call in the query keeps it serial
     PERFORM acmetrace_internal.known_cluster(gpu_time_lost_summary.cluster);
+    -- On Citus a query with GROUPING SETS runs only within one cluster's shards
+    IF gpu_time_lost_summary.cluster IS NULL AND acmetrace_internal.distributed() THEN
+        FOR each_cluster IN SELECT c.cluster FROM acmetrace.clusters c ORDER BY c.cluster COLLATE "C" LOOP
+            RETURN QUERY SELECT * FROM acmetrace_internal.gpu_time_lost_summary(each_cluster);
+        END LOOP;
+        RETURN;
+    END IF;
     RETURN QUERY
     SELECT s.cluster, s.type, s.n, round(s.t / 3600, 2), round(s.f / 3600, 2), round(s.c / 3600, 2),
            acmetrace_internal.pct(s.f, s.t), acmetrace_internal.pct(s.c, s.t)

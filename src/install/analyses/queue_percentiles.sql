@@ -13,9 +13,18 @@ LANGUAGE plpgsql STABLE PARALLEL SAFE
 SET plan_cache_mode = force_custom_plan
 AS $$
 #variable_conflict use_column
+DECLARE
+    each_cluster text;
 BEGIN
     -- checked first and apart: a parallel-restricted call in the query keeps it serial
     PERFORM acmetrace_internal.known_cluster(queue_percentiles_scan.cluster);
+    -- On Citus a query with GROUPING SETS runs only within one cluster's shards
+    IF queue_percentiles_scan.cluster IS NULL AND acmetrace_internal.distributed() THEN
+        FOR each_cluster IN SELECT c.cluster FROM acmetrace.clusters c ORDER BY c.cluster COLLATE "C" LOOP
+            RETURN QUERY SELECT * FROM acmetrace_internal.queue_percentiles_scan(each_cluster, queue_percentiles_scan.fractions, queue_percentiles_scan.all_jobs, queue_percentiles_scan.since, queue_percentiles_scan.until);
+        END LOOP;
+        RETURN;
+    END IF;
     RETURN QUERY
     SELECT s.cluster, s.type, acmetrace.count(s.sk),
            ARRAY(SELECT acmetrace_internal.sig3(p.v)
@@ -42,9 +51,18 @@ LANGUAGE plpgsql STABLE PARALLEL SAFE
 SET plan_cache_mode = force_custom_plan
 AS $$
 #variable_conflict use_column
+DECLARE
+    each_cluster text;
 BEGIN
     -- checked first and apart: a parallel-restricted call in the query keeps it serial
     PERFORM acmetrace_internal.known_cluster(queue_percentiles_summary.cluster);
+    -- On Citus a query with GROUPING SETS runs only within one cluster's shards
+    IF queue_percentiles_summary.cluster IS NULL AND acmetrace_internal.distributed() THEN
+        FOR each_cluster IN SELECT c.cluster FROM acmetrace.clusters c ORDER BY c.cluster COLLATE "C" LOOP
+            RETURN QUERY SELECT * FROM acmetrace_internal.queue_percentiles_summary(each_cluster, queue_percentiles_summary.fractions);
+        END LOOP;
+        RETURN;
+    END IF;
     RETURN QUERY
     SELECT s.cluster, s.type, acmetrace.count(s.sk),
            ARRAY(SELECT acmetrace_internal.sig3(p.v)

@@ -9,9 +9,18 @@ LANGUAGE plpgsql STABLE PARALLEL SAFE
 SET plan_cache_mode = force_custom_plan
 AS $$
 #variable_conflict use_column
+DECLARE
+    each_cluster text;
 BEGIN
     -- checked first and apart: a parallel-restricted call in the query keeps it serial
     PERFORM acmetrace_internal.known_cluster(state_by_type_scan.cluster);
+    -- On Citus a query with GROUPING SETS runs only within one cluster's shards
+    IF state_by_type_scan.cluster IS NULL AND acmetrace_internal.distributed() THEN
+        FOR each_cluster IN SELECT c.cluster FROM acmetrace.clusters c ORDER BY c.cluster COLLATE "C" LOOP
+            RETURN QUERY SELECT * FROM acmetrace_internal.state_by_type_scan(each_cluster, state_by_type_scan.since, state_by_type_scan.until);
+        END LOOP;
+        RETURN;
+    END IF;
     RETURN QUERY
     SELECT s.cluster, s.type, s.final_state, s.n,
            acmetrace_internal.pct(s.n, sum(s.n) OVER w),
@@ -41,9 +50,18 @@ LANGUAGE plpgsql STABLE PARALLEL SAFE
 SET plan_cache_mode = force_custom_plan
 AS $$
 #variable_conflict use_column
+DECLARE
+    each_cluster text;
 BEGIN
     -- checked first and apart: a parallel-restricted call in the query keeps it serial
     PERFORM acmetrace_internal.known_cluster(state_by_type_summary.cluster);
+    -- On Citus a query with GROUPING SETS runs only within one cluster's shards
+    IF state_by_type_summary.cluster IS NULL AND acmetrace_internal.distributed() THEN
+        FOR each_cluster IN SELECT c.cluster FROM acmetrace.clusters c ORDER BY c.cluster COLLATE "C" LOOP
+            RETURN QUERY SELECT * FROM acmetrace_internal.state_by_type_summary(each_cluster);
+        END LOOP;
+        RETURN;
+    END IF;
     RETURN QUERY
     SELECT s.cluster, s.type, s.final_state, s.n,
            acmetrace_internal.pct(s.n, sum(s.n) OVER w),

@@ -8,9 +8,18 @@ LANGUAGE plpgsql STABLE PARALLEL SAFE
 SET plan_cache_mode = force_custom_plan
 AS $$
 #variable_conflict use_column
+DECLARE
+    each_cluster text;
 BEGIN
     -- checked first and apart: a parallel-restricted call in the query keeps it serial
     PERFORM acmetrace_internal.known_cluster(type_distribution_scan.cluster);
+    -- On Citus a query with GROUPING SETS runs only within one cluster's shards
+    IF type_distribution_scan.cluster IS NULL AND acmetrace_internal.distributed() THEN
+        FOR each_cluster IN SELECT c.cluster FROM acmetrace.clusters c ORDER BY c.cluster COLLATE "C" LOOP
+            RETURN QUERY SELECT * FROM acmetrace_internal.type_distribution_scan(each_cluster, type_distribution_scan.since, type_distribution_scan.until);
+        END LOOP;
+        RETURN;
+    END IF;
     RETURN QUERY
     SELECT s.cluster, s.type, s.n,
            acmetrace_internal.pct(s.n, max(s.n) FILTER (WHERE s.total = 1) OVER w),
@@ -38,9 +47,18 @@ LANGUAGE plpgsql STABLE PARALLEL SAFE
 SET plan_cache_mode = force_custom_plan
 AS $$
 #variable_conflict use_column
+DECLARE
+    each_cluster text;
 BEGIN
     -- checked first and apart: a parallel-restricted call in the query keeps it serial
     PERFORM acmetrace_internal.known_cluster(type_distribution_summary.cluster);
+    -- On Citus a query with GROUPING SETS runs only within one cluster's shards
+    IF type_distribution_summary.cluster IS NULL AND acmetrace_internal.distributed() THEN
+        FOR each_cluster IN SELECT c.cluster FROM acmetrace.clusters c ORDER BY c.cluster COLLATE "C" LOOP
+            RETURN QUERY SELECT * FROM acmetrace_internal.type_distribution_summary(each_cluster);
+        END LOOP;
+        RETURN;
+    END IF;
     RETURN QUERY
     SELECT s.cluster, s.type, s.n,
            acmetrace_internal.pct(s.n, max(s.n) FILTER (WHERE s.total = 1) OVER w),
