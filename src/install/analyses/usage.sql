@@ -195,6 +195,8 @@ AS $$
 BEGIN
     -- checked first and apart: a parallel-restricted call in the query keeps it serial
     PERFORM acmetrace_internal.known_cluster(usage_scan.cluster);
+    -- (each distributed table filtered by the cluster itself: on Citus the query
+    -- then runs whole on that cluster's worker)
     RETURN QUERY
     WITH cs AS (
         SELECT c.cluster,
@@ -202,9 +204,11 @@ BEGIN
                         CASE WHEN c.gpu_capacity IS NULL THEN
                             (SELECT nullif(acmetrace.peak(acmetrace.occupancy_agg(j.start_time, j.end_time, j.gpu_num)
                                            FILTER (WHERE j.gpu_num > 0 AND NOT coalesce(j.end_time < j.start_time, false))), 0)
-                               FROM acmetrace.jobs j WHERE j.cluster = c.cluster) END) AS cap,
-               (SELECT min(j.submit_time) FROM acmetrace.jobs j WHERE j.cluster = c.cluster AND j.end_time IS NOT NULL) AS fs,
-               (SELECT max(j.end_time) FROM acmetrace.jobs j WHERE j.cluster = c.cluster) AS le
+                               FROM acmetrace.jobs j WHERE j.cluster = c.cluster AND (usage_scan.cluster IS NULL OR j.cluster = usage_scan.cluster)) END) AS cap,
+               (SELECT min(j.submit_time) FROM acmetrace.jobs j WHERE j.cluster = c.cluster AND j.end_time IS NOT NULL
+                   AND (usage_scan.cluster IS NULL OR j.cluster = usage_scan.cluster)) AS fs,
+               (SELECT max(j.end_time) FROM acmetrace.jobs j WHERE j.cluster = c.cluster
+                   AND (usage_scan.cluster IS NULL OR j.cluster = usage_scan.cluster)) AS le
           FROM acmetrace.clusters c
          WHERE (usage_scan.cluster IS NULL OR c.cluster = usage_scan.cluster)),
     j AS (
@@ -219,6 +223,7 @@ BEGIN
           FROM acmetrace.jobs j
           LEFT JOIN acmetrace.slurm_jobs sj
             ON usage_scan.by IN ('account', 'partition') AND sj.cluster = j.cluster AND sj.job_id = j.job_id
+           AND (usage_scan.cluster IS NULL OR sj.cluster = usage_scan.cluster)
          WHERE (usage_scan.cluster IS NULL OR j.cluster = usage_scan.cluster)
            -- a range the index jobs_cluster_end serves (NULL end_time: in none)
            AND j.end_time >= coalesce(usage_scan.since, '-infinity')
@@ -262,20 +267,26 @@ AS $$
 BEGIN
     -- checked first and apart: a parallel-restricted call in the query keeps it serial
     PERFORM acmetrace_internal.known_cluster(usage_summary.cluster);
+    -- (each distributed table filtered by the cluster itself: on Citus the query
+    -- then runs whole on that cluster's worker)
     RETURN QUERY
     WITH cs AS (
         SELECT c.cluster, coalesce(c.gpu_capacity, nullif(sc.peak_allocated, 0)) AS cap,
-               (SELECT min(s.first_submit) FROM acmetrace.summary_usage s WHERE s.cluster = c.cluster) AS fs,
-               (SELECT max(s.last_end) FROM acmetrace.summary_usage s WHERE s.cluster = c.cluster) AS le,
+               (SELECT min(s.first_submit) FROM acmetrace.summary_usage s WHERE s.cluster = c.cluster
+                   AND (usage_summary.cluster IS NULL OR s.cluster = usage_summary.cluster)) AS fs,
+               (SELECT max(s.last_end) FROM acmetrace.summary_usage s WHERE s.cluster = c.cluster
+                   AND (usage_summary.cluster IS NULL OR s.cluster = usage_summary.cluster)) AS le,
                (usage_summary.since AT TIME ZONE c.time_zone)::date AS sd,
                (usage_summary.until AT TIME ZONE c.time_zone)::date AS ud
           FROM acmetrace.clusters c
           LEFT JOIN acmetrace.summary_clusters sc ON sc.cluster = c.cluster
+                AND (usage_summary.cluster IS NULL OR sc.cluster = usage_summary.cluster)
          WHERE (usage_summary.cluster IS NULL OR c.cluster = usage_summary.cluster)),
     s AS MATERIALIZED (
         SELECT s.*, CASE WHEN usage_summary.by = 'user' THEN s.user_id ELSE s.vc END AS grp
           FROM cs JOIN acmetrace.summary_usage s ON s.cluster = cs.cluster
-         WHERE (cs.sd IS NULL OR s.end_day >= cs.sd) AND (cs.ud IS NULL OR s.end_day < cs.ud)),
+         WHERE (usage_summary.cluster IS NULL OR s.cluster = usage_summary.cluster)
+           AND (cs.sd IS NULL OR s.end_day >= cs.sd) AND (cs.ud IS NULL OR s.end_day < cs.ud)),
     g AS (
         SELECT s.cluster, grouping(s.grp) = 1 AS total, s.grp, sum(s.jobs) AS n, sum(s.gpu_jobs) AS gn,
                coalesce(sum(s.gpu_time), 0) AS t, coalesce(sum(s.failed_gpu_time), 0) AS f,
