@@ -221,8 +221,10 @@ BEGIN
                -- the mean from an interval sum: exact, and the same from the summaries
                CASE WHEN j.gpu_num > 0 AND j.wait_s >= 0 THEN j.start_time - j.submit_time END AS wi
           FROM acmetrace.jobs j
+          -- joined whatever by is: a join condition that folds to false is one Citus
+          -- cannot place (a job has at most one Slurm row, so no row is repeated)
           LEFT JOIN acmetrace.slurm_jobs sj
-            ON usage_scan.by IN ('account', 'partition') AND sj.cluster = j.cluster AND sj.job_id = j.job_id
+            ON sj.cluster = j.cluster AND sj.job_id = j.job_id
            AND (usage_scan.cluster IS NULL OR sj.cluster = usage_scan.cluster)
          WHERE (usage_scan.cluster IS NULL OR j.cluster = usage_scan.cluster)
            -- a range the index jobs_cluster_end serves (NULL end_time: in none)
