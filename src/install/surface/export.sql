@@ -10,6 +10,22 @@ RETURNS void
 LANGUAGE sql
 AS $$ SELECT NULL FROM pg_catalog.set_config('TimeZone', acmetrace_internal.cluster_zone(cluster), true) $$;
 
+-- A time as the published files write it in zone tz: local time and, with
+-- offset, its UTC offset (+08:00).  Spelled out rather than left to the
+-- session's TimeZone, which a Citus worker running the query does not share.
+CREATE FUNCTION acmetrace_internal.local_text(t timestamptz, tz text, with_offset boolean)
+RETURNS text
+LANGUAGE sql STABLE PARALLEL SAFE
+AS $$
+SELECT to_char(t AT TIME ZONE tz, 'YYYY-MM-DD HH24:MI:SS')
+       || CASE WHEN NOT with_offset THEN ''
+               WHEN (t AT TIME ZONE tz) < (t AT TIME ZONE 'UTC')
+               THEN '-' || to_char((t AT TIME ZONE 'UTC') - (t AT TIME ZONE tz), 'HH24:MI')
+               ELSE '+' || to_char((t AT TIME ZONE tz) - (t AT TIME ZONE 'UTC'), 'HH24:MI') END
+$$;
+COMMENT ON FUNCTION acmetrace_internal.local_text(timestamptz, text, boolean) IS
+  'A time as text in zone tz (YYYY-MM-DD HH24:MI:SS), with its UTC offset (+08:00) when with_offset; NULL for NULL.';
+
 CREATE FUNCTION acmetrace.trace_seren_csv(cluster text)
 RETURNS TABLE (job_id text, "user" text, node_num integer, gpu_num integer, cpu_num integer,
                type text, state text, submit_time text, start_time text, end_time text,
@@ -18,14 +34,16 @@ LANGUAGE plpgsql
 SET TimeZone = 'UTC'
 AS $$
 #variable_conflict use_column
+DECLARE
+    tz text;
 BEGIN
     PERFORM acmetrace_internal.one_cluster(cluster, 'trace_seren_csv');
-    PERFORM acmetrace_internal.use_cluster_zone(cluster);
+    tz := acmetrace_internal.cluster_zone(cluster);
     RETURN QUERY
     SELECT j.job_id, j.user_id, j.node_num, j.gpu_num, j.cpu_num, j.type, j.state,
-           to_char(j.submit_time, 'YYYY-MM-DD HH24:MI:SSTZH:TZM'),
-           to_char(j.start_time, 'YYYY-MM-DD HH24:MI:SSTZH:TZM'),
-           to_char(j.end_time, 'YYYY-MM-DD HH24:MI:SSTZH:TZM'),
+           acmetrace_internal.local_text(j.submit_time, tz, true),
+           acmetrace_internal.local_text(j.start_time, tz, true),
+           acmetrace_internal.local_text(j.end_time, tz, true),
            j.duration, j.queue, j.gpu_time
       FROM acmetrace.jobs j
      WHERE j.cluster = trace_seren_csv.cluster
@@ -45,17 +63,19 @@ LANGUAGE plpgsql
 SET TimeZone = 'UTC'
 AS $$
 #variable_conflict use_column
+DECLARE
+    tz text;
 BEGIN
     PERFORM acmetrace_internal.one_cluster(cluster, 'trace_kalos_csv');
-    PERFORM acmetrace_internal.use_cluster_zone(cluster);
+    tz := acmetrace_internal.cluster_zone(cluster);
     RETURN QUERY
     SELECT j.job_id, j.user_id, j.node_num, j.gpu_num, j.cpu_num,
            j.mem_per_pod_gb, j.shared_mem_per_pod, j.type, j.state,
-           to_char(j.submit_time, 'YYYY-MM-DD HH24:MI:SSTZH:TZM'),
-           to_char(j.start_time, 'YYYY-MM-DD HH24:MI:SSTZH:TZM'),
-           to_char(j.end_time, 'YYYY-MM-DD HH24:MI:SSTZH:TZM'),
-           to_char(j.fail_time, 'YYYY-MM-DD HH24:MI:SSTZH:TZM'),
-           to_char(j.stop_time, 'YYYY-MM-DD HH24:MI:SSTZH:TZM'),
+           acmetrace_internal.local_text(j.submit_time, tz, true),
+           acmetrace_internal.local_text(j.start_time, tz, true),
+           acmetrace_internal.local_text(j.end_time, tz, true),
+           acmetrace_internal.local_text(j.fail_time, tz, true),
+           acmetrace_internal.local_text(j.stop_time, tz, true),
            j.duration, j.queue, j.gpu_time
       FROM acmetrace.jobs j
      WHERE j.cluster = trace_kalos_csv.cluster
@@ -73,14 +93,16 @@ LANGUAGE plpgsql
 SET TimeZone = 'UTC'
 AS $$
 #variable_conflict use_column
+DECLARE
+    tz text;
 BEGIN
     PERFORM acmetrace_internal.one_cluster(cluster, 'helios_cluster_log_csv');
-    PERFORM acmetrace_internal.use_cluster_zone(cluster);
+    tz := acmetrace_internal.cluster_zone(cluster);
     RETURN QUERY
     SELECT j.job_id, j.user_id, j.vc, j.gpu_num, j.cpu_num, j.node_num, j.state,
-           to_char(j.submit_time, 'YYYY-MM-DD HH24:MI:SS'),
-           to_char(j.start_time, 'YYYY-MM-DD HH24:MI:SS'),
-           to_char(j.end_time, 'YYYY-MM-DD HH24:MI:SS'),
+           acmetrace_internal.local_text(j.submit_time, tz, false),
+           acmetrace_internal.local_text(j.start_time, tz, false),
+           acmetrace_internal.local_text(j.end_time, tz, false),
            j.duration, j.queue
       FROM acmetrace.jobs j
      WHERE j.cluster = helios_cluster_log_csv.cluster

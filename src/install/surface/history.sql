@@ -131,6 +131,40 @@ DECLARE
          WHERE a.attrelid = predictions AND a.attname = 'method' AND a.atttypid = 'text'::regtype
            AND a.attnum > 0 AND NOT a.attisdropped);
     clash text;
+    extra text;
+    pred  text;
+    p_method text[];
+    p_job    text[];
+    p_pred   float8[];
+    -- the scoring: %1$s the cluster, %2$s the split, %3$s the predictions
+    score text := $q$
+    WITH jobs AS (
+        SELECT j.job_id, j.type, greatest(extract(epoch FROM j.end_time - j.start_time)::float8, 1) AS run_s,
+               j.submit_time >= %2$s AS scored
+          FROM acmetrace.jobs j
+         WHERE j.cluster = %1$s AND j.gpu_num > 0 AND j.start_time IS NOT NULL AND j.end_time >= j.start_time),
+    global_median AS (SELECT percentile_cont(0.5) WITHIN GROUP (ORDER BY run_s) AS m FROM jobs WHERE NOT scored),
+    type_median AS (SELECT type, percentile_cont(0.5) WITHIN GROUP (ORDER BY run_s) AS m
+                      FROM jobs WHERE NOT scored GROUP BY type),
+    pred AS (%3$s),
+    scored AS (
+        SELECT j.type, p.method, abs(ln(greatest(p.predicted_s, 1)) - ln(j.run_s)) AS e
+          FROM jobs j JOIN pred p ON p.job_id = j.job_id
+         WHERE j.scored AND p.predicted_s IS NOT NULL
+        UNION ALL
+        SELECT j.type, x.method, abs(ln(greatest(x.p, 1)) - ln(j.run_s))
+          FROM jobs j
+          LEFT JOIN type_median t ON t.type IS NOT DISTINCT FROM j.type
+          CROSS JOIN global_median g
+          CROSS JOIN LATERAL (VALUES ('global median', g.m), ('type median', t.m)) x(method, p)
+         WHERE j.scored AND x.p IS NOT NULL)
+    SELECT CASE WHEN grouping(s.type) = 1 THEN 'all' ELSE s.type END, s.method, count(*),
+           round(avg(s.e)::numeric, 3),
+           round((percentile_cont(0.5) WITHIN GROUP (ORDER BY s.e))::numeric, 3),
+           acmetrace_internal.pct(count(*) FILTER (WHERE s.e <= ln(2)), count(*))
+      FROM scored s
+     GROUP BY GROUPING SETS ((s.method), (s.type, s.method))
+     ORDER BY grouping(s.type) DESC, s.type, s.method$q$;
 BEGIN
     PERFORM acmetrace_internal.one_cluster(prediction_error.cluster, 'prediction_error');
     IF split IS NULL OR NOT isfinite(split) THEN
@@ -151,45 +185,30 @@ BEGIN
                   'Rename the method in the predictions, or leave it out of methods; global median and type median are always computed.');
         END IF;
     END IF;
-    RETURN QUERY EXECUTE format($q$
-    WITH jobs AS (
-        SELECT j.job_id, j.type, greatest(extract(epoch FROM j.end_time - j.start_time)::float8, 1) AS run_s,
-               j.submit_time >= $2 AS scored
-          FROM acmetrace.jobs j
-         WHERE j.cluster = $1 AND j.gpu_num > 0 AND j.start_time IS NOT NULL AND j.end_time >= j.start_time),
-    global_median AS (SELECT percentile_cont(0.5) WITHIN GROUP (ORDER BY run_s) AS m FROM jobs WHERE NOT scored),
-    type_median AS (SELECT type, percentile_cont(0.5) WITHIN GROUP (ORDER BY run_s) AS m
-                      FROM jobs WHERE NOT scored GROUP BY type),
-    pred AS (
+    extra := CASE WHEN predictions IS NULL THEN ''
+                  -- a row of no method counts as 'predictions'
+                  WHEN by_method THEN format('UNION ALL SELECT coalesce(method, ''predictions''), job_id::text, predicted_s::float8 FROM %s',
+                                             predictions)
+                  ELSE format('UNION ALL SELECT ''predictions'', job_id::text, predicted_s::float8 FROM %s', predictions) END;
+    pred := format($p$
         SELECT 'history' AS method, h.job_id, h.predicted_s
           FROM acmetrace_internal.history_predictions($1, $3) h WHERE 'history' = ANY ($4)
         UNION ALL
         SELECT 'gbdt', g.job_id, g.predicted_s
           FROM acmetrace_internal.gbdt_predictions($1, $2, $5, $6, 0.1, $3) g WHERE 'gbdt' = ANY ($4)
-        %s),
-    scored AS (
-        SELECT j.type, p.method, abs(ln(greatest(p.predicted_s, 1)) - ln(j.run_s)) AS e
-          FROM jobs j JOIN pred p ON p.job_id = j.job_id
-         WHERE j.scored AND p.predicted_s IS NOT NULL
-        UNION ALL
-        SELECT j.type, x.method, abs(ln(greatest(x.p, 1)) - ln(j.run_s))
-          FROM jobs j
-          LEFT JOIN type_median t ON t.type IS NOT DISTINCT FROM j.type
-          CROSS JOIN global_median g
-          CROSS JOIN LATERAL (VALUES ('global median', g.m), ('type median', t.m)) x(method, p)
-         WHERE j.scored AND x.p IS NOT NULL)
-    SELECT CASE WHEN grouping(s.type) = 1 THEN 'all' ELSE s.type END, s.method, count(*),
-           round(avg(s.e)::numeric, 3),
-           round((percentile_cont(0.5) WITHIN GROUP (ORDER BY s.e))::numeric, 3),
-           acmetrace_internal.pct(count(*) FILTER (WHERE s.e <= ln(2)), count(*))
-      FROM scored s
-     GROUP BY GROUPING SETS ((s.method), (s.type, s.method))
-     ORDER BY grouping(s.type) DESC, s.type, s.method$q$,
-        CASE WHEN predictions IS NULL THEN ''
-             -- a row of no method counts as 'predictions'
-             WHEN by_method THEN format('UNION ALL SELECT coalesce(method, ''predictions''), job_id::text, predicted_s::float8 FROM %s',
-                                        predictions)
-             ELSE format('UNION ALL SELECT ''predictions'', job_id::text, predicted_s::float8 FROM %s', predictions) END)
+        %s$p$, extra);
+    IF acmetrace_internal.distributed() THEN
+        -- Citus would send the whole query, these calls included, to the
+        -- worker holding the cluster's jobs: the predictions are made here
+        -- first and the query gets them, and only them, as parameters
+        EXECUTE 'SELECT array_agg(p.method), array_agg(p.job_id), array_agg(p.predicted_s) FROM (' || pred || ') p'
+           INTO p_method, p_job, p_pred USING cluster, split, coalesce(last_jobs, 10), m, rounds, depth;
+        RETURN QUERY EXECUTE format(score, quote_literal(cluster), quote_literal(split) || '::timestamptz',
+                                    'SELECT * FROM unnest($1::text[], $2::text[], $3::float8[]) AS p(method, job_id, predicted_s)')
+            USING p_method, p_job, p_pred;
+        RETURN;
+    END IF;
+    RETURN QUERY EXECUTE format(score, '$1', '$2', pred)
     USING cluster, split, coalesce(last_jobs, 10), m, rounds, depth;
 END
 $$;

@@ -33,3 +33,21 @@ SET acmetrace.cluster = 'synth';
 SET acmetrace.metric = 'GPU_UTIL';
 INSERT INTO acmetrace.utilization_lines SELECT * FROM acmetrace.generate_util('seren', 20000, 42, 'GPU_UTIL', '2023-03-01 00:00+00', 180);
 RESET acmetrace.cluster; RESET acmetrace.metric;
+-- GPU metrics as acmetrace-sync streams them from Prometheus (its
+-- converter's lines): two windows, the second overlapping the first, with
+-- the job labels dcgm-exporter carries
+SET acmetrace.cluster = 'acmetest';
+SET acmetrace.metric = 'GPU_UTIL';
+INSERT INTO acmetrace.prometheus_samples VALUES
+  ('acme1-gpu0', '13', '1795710635000:50 1795710637000:70 1795710639000:90'),
+  ('acme1-gpu1', '13', '1795710635000:10 1795710637000:0'),
+  ('acme1-gpu0', '10', '1795710664000:99'),
+  ('acme1-gpu2', NULL, '1795710600000:0 1795710660000:1'),
+  ('!end', NULL, '3 8 2'),
+  ('!end', NULL, '0 0 0');
+INSERT INTO acmetrace.prometheus_samples VALUES
+  ('acme1-gpu0', '10', '1795710664000:99 1795710665000:98'),
+  ('acme1-gpu3', '10', '1795710664000:97 1795710665000:96'),
+  ('!end', NULL, '2 4 1'),
+  ('!end', NULL, '0 0 0');
+RESET acmetrace.cluster; RESET acmetrace.metric;
