@@ -350,6 +350,28 @@ SELECT count(DISTINCT o.obj || '.' || o.col) FILTER (WHERE o.col ~ '_pct$') AS p
        count(DISTINCT o.obj || '.' || o.col) FILTER (WHERE o.col ~ '(^|_)gpu_h$') AS gpu_h_columns
   FROM public_outputs o WHERE o.obj NOT IN (SELECT obj FROM unit_exceptions);
 
+-- 5f. No LANGUAGE sql function of either schema reads or writes a table or
+-- view of the warehouse: Citus cannot plan an SQL function's query on a
+-- distributed table with parameters ("parameterized queries for SQL
+-- functions referencing distributed tables are not supported"), so such
+-- bodies are PL/pgSQL (an SQL function that only calls one stays SQL).
+CREATE TEMP VIEW sql_offenders AS
+SELECT p.oid::regprocedure AS sql_function_reading_the_warehouse
+  FROM pg_proc p
+ WHERE p.prolang = (SELECT oid FROM pg_language WHERE lanname = 'sql')
+   AND p.pronamespace IN ('acmetrace'::regnamespace, 'acmetrace_internal'::regnamespace)
+   AND p.prosrc ~* '(FROM|JOIN|INTO|UPDATE|TABLE)\s+acmetrace\.(jobs|clusters|slurm_jobs|failure_reasons|job_gpus|philly_gpus|summary_\w+|utilization\w*|sync_runs|job_type_rules)\M';
+SELECT * FROM sql_offenders ORDER BY 1::text;
+SELECT count(*) FILTER (WHERE l.lanname = 'sql') AS sql_functions, count(*) FILTER (WHERE l.lanname = 'plpgsql') AS plpgsql_functions
+  FROM pg_proc p JOIN pg_language l ON l.oid = p.prolang
+ WHERE p.pronamespace IN ('acmetrace'::regnamespace, 'acmetrace_internal'::regnamespace);
+-- the check names an offender
+BEGIN;
+CREATE FUNCTION acmetrace_internal.sql_probe(cl text) RETURNS bigint
+LANGUAGE sql STABLE AS 'SELECT count(*) FROM acmetrace.jobs j WHERE j.cluster = cl';
+SELECT * FROM sql_offenders ORDER BY 1::text;
+ROLLBACK;
+
 -- 6. Settings are registered when the library loads (a session that has
 -- session_preload_libraries = 'acmetrace' has them from the start); a
 -- misspelt acmetrace.* setting is an error; values are checked when set.

@@ -26,12 +26,17 @@ CREATE FUNCTION acmetrace_internal.cancelled_by_queue_scan(cluster text DEFAULT 
                                              bin_width double precision DEFAULT 20,
                                              upper double precision DEFAULT 300,
                                              all_jobs boolean DEFAULT false)
-RETURNS TABLE (cluster text, bin integer, queue_from_s double precision, queue_to_s double precision,
+RETURNS TABLE (out_cluster text, bin integer, queue_from_s double precision, queue_to_s double precision,
                jobs bigint, cancelled bigint, cancelled_job_pct numeric)
-LANGUAGE sql STABLE PARALLEL SAFE
+LANGUAGE plpgsql STABLE PARALLEL SAFE
+SET plan_cache_mode = force_custom_plan
 AS $$
-    WITH p AS (SELECT acmetrace_internal.queue_bin_count(bin_width, upper) AS nb
-                WHERE acmetrace_internal.known_cluster(cancelled_by_queue_scan.cluster)),
+#variable_conflict use_column
+BEGIN
+    -- checked first and apart: a parallel-restricted call in the query keeps it serial
+    PERFORM acmetrace_internal.known_cluster(cancelled_by_queue_scan.cluster);
+    RETURN QUERY
+    WITH p AS (SELECT acmetrace_internal.queue_bin_count(bin_width, upper) AS nb),
     b AS (
         SELECT j.cluster,
                CASE WHEN j.wait_s >= upper THEN p.nb + 1
@@ -52,19 +57,25 @@ AS $$
      CROSS JOIN LATERAL generate_series(1, p.nb + 1) k(bin)
       LEFT JOIN b ON b.cluster = c.cluster AND b.bin = k.bin
      GROUP BY c.cluster, k.bin, p.nb
-     ORDER BY c.cluster COLLATE "C", k.bin
+     ORDER BY c.cluster COLLATE "C", k.bin;
+END
 $$;
 COMMENT ON FUNCTION acmetrace_internal.cancelled_by_queue_scan(text, text, double precision, double precision, boolean) IS
   'The scan path of acmetrace.cancelled_by_queue: reads acmetrace.jobs.';
 
 CREATE FUNCTION acmetrace_internal.cancelled_by_queue_summary(cluster text, type text, bin_width double precision,
                                                               upper double precision)
-RETURNS TABLE (cluster text, bin integer, queue_from_s double precision, queue_to_s double precision,
+RETURNS TABLE (out_cluster text, bin integer, queue_from_s double precision, queue_to_s double precision,
                jobs bigint, cancelled bigint, cancelled_job_pct numeric)
-LANGUAGE sql STABLE PARALLEL SAFE
+LANGUAGE plpgsql STABLE PARALLEL SAFE
+SET plan_cache_mode = force_custom_plan
 AS $$
-    WITH p AS (SELECT acmetrace_internal.queue_bin_count(bin_width, upper) AS nb
-                WHERE acmetrace_internal.known_cluster(cancelled_by_queue_summary.cluster)),
+#variable_conflict use_column
+BEGIN
+    -- checked first and apart: a parallel-restricted call in the query keeps it serial
+    PERFORM acmetrace_internal.known_cluster(cancelled_by_queue_summary.cluster);
+    RETURN QUERY
+    WITH p AS (SELECT acmetrace_internal.queue_bin_count(bin_width, upper) AS nb),
     b AS (
         SELECT v.cluster, u.bin, sum(u.n) AS n, sum(u.n) FILTER (WHERE v.cancelled) AS c
           FROM acmetrace.summary_values v, p,
@@ -79,7 +90,8 @@ AS $$
            b.n::bigint, coalesce(b.c, 0)::bigint,
            acmetrace_internal.pct(coalesce(b.c, 0), b.n)
       FROM b, p
-     ORDER BY b.cluster COLLATE "C", b.bin
+     ORDER BY b.cluster COLLATE "C", b.bin;
+END
 $$;
 
 CREATE FUNCTION acmetrace_internal.cancelled_by_queue_run(a1 text, a2 text, a3 double precision, a4 double precision, a5 boolean)

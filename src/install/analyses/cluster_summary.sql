@@ -85,7 +85,7 @@ COMMENT ON FUNCTION acmetrace_internal.cluster_summary_row(text, bigint, bigint,
   'cluster_summary''s row from a cluster''s counts, sums, medians and maxima: the AcmeTrace notebook''s arithmetic and rounding.';
 
 CREATE FUNCTION acmetrace_internal.cluster_summary_scan(cluster text DEFAULT NULL, digits integer DEFAULT 3)
-RETURNS TABLE (cluster text, job_num bigint, cpu_job_num bigint, gpu_job_num bigint,
+RETURNS TABLE (out_cluster text, job_num bigint, cpu_job_num bigint, gpu_job_num bigint,
                avg_run_time_gpu double precision, avg_que_time_gpu double precision,
                avg_gpu_num double precision,
                med_run_time_gpu double precision, med_que_time_gpu double precision,
@@ -101,8 +101,14 @@ RETURNS TABLE (cluster text, job_num bigint, cpu_job_num bigint, gpu_job_num big
                med_run_time_cpu double precision, med_que_time_cpu double precision,
                complete_rate_cpu double precision, cancel_rate_cpu double precision,
                fail_rate_cpu double precision)
-LANGUAGE sql STABLE PARALLEL SAFE
+LANGUAGE plpgsql STABLE PARALLEL SAFE
+SET plan_cache_mode = force_custom_plan
 AS $$
+#variable_conflict use_column
+BEGIN
+    -- checked first and apart: a parallel-restricted call in the query keeps it serial
+    PERFORM acmetrace_internal.known_cluster(cluster_summary_scan.cluster);
+    RETURN QUERY
     WITH g AS (
         SELECT j.cluster,
                count(*) AS n,
@@ -128,8 +134,7 @@ AS $$
                count(*) FILTER (WHERE j.gpu_num = 0 AND j.state = 'COMPLETED') AS n_cpu_ok,
                count(*) FILTER (WHERE j.gpu_num = 0 AND j.state = 'CANCELLED') AS n_cpu_cancel
           FROM acmetrace.jobs j
-         WHERE acmetrace_internal.known_cluster(cluster_summary_scan.cluster)
-           AND (digits IS NULL OR digits BETWEEN 0 AND 15
+         WHERE (digits IS NULL OR digits BETWEEN 0 AND 15
                 OR acmetrace_internal.raise('22023', format('digits must be between 0 and 15, not %s', digits),
                                             'The published summary uses 3; NULL leaves the values unrounded.'))
            AND (cluster_summary_scan.cluster IS NULL OR j.cluster = cluster_summary_scan.cluster)
@@ -139,13 +144,14 @@ AS $$
                g.cluster, g.n, g.n_cpu, g.n_gpu, g.avg_run_g, g.avg_que_g, g.avg_gpu, g.med_run_g, g.med_que_g, g.med_gpu,
                g.max_run_g, g.max_gpu, g.n_gpu_ok, g.n_gpu_cancel, g.t_gpu, g.t_ok, g.t_cancel, g.avg_run_c, g.avg_que_c,
                g.med_run_c, g.med_que_c, g.n_cpu_ok, g.n_cpu_cancel, digits) f
-     ORDER BY f.cluster COLLATE "C"
+     ORDER BY f.cluster COLLATE "C";
+END
 $$;
 COMMENT ON FUNCTION acmetrace_internal.cluster_summary_scan(text, integer) IS
   'The scan path of acmetrace.cluster_summary: reads acmetrace.jobs.';
 
 CREATE FUNCTION acmetrace_internal.cluster_summary_summary(cluster text, digits integer)
-RETURNS TABLE (cluster text, job_num bigint, cpu_job_num bigint, gpu_job_num bigint,
+RETURNS TABLE (out_cluster text, job_num bigint, cpu_job_num bigint, gpu_job_num bigint,
                avg_run_time_gpu double precision, avg_que_time_gpu double precision,
                avg_gpu_num double precision,
                med_run_time_gpu double precision, med_que_time_gpu double precision,
@@ -161,8 +167,14 @@ RETURNS TABLE (cluster text, job_num bigint, cpu_job_num bigint, gpu_job_num big
                med_run_time_cpu double precision, med_que_time_cpu double precision,
                complete_rate_cpu double precision, cancel_rate_cpu double precision,
                fail_rate_cpu double precision)
-LANGUAGE sql STABLE PARALLEL SAFE
+LANGUAGE plpgsql STABLE PARALLEL SAFE
+SET plan_cache_mode = force_custom_plan
 AS $$
+#variable_conflict use_column
+BEGIN
+    -- checked first and apart: a parallel-restricted call in the query keeps it serial
+    PERFORM acmetrace_internal.known_cluster(cluster_summary_summary.cluster);
+    RETURN QUERY
     WITH g0 AS (
         SELECT s.cluster,
                sum(s.jobs)::bigint AS n,
@@ -183,8 +195,7 @@ AS $$
                coalesce(sum(s.jobs) FILTER (WHERE s.gpu_num = 0 AND s.final_state = 'COMPLETED'), 0)::bigint AS n_cpu_ok,
                coalesce(sum(s.jobs) FILTER (WHERE s.gpu_num = 0 AND s.final_state = 'CANCELLED'), 0)::bigint AS n_cpu_cancel
           FROM acmetrace.summary_groups s
-         WHERE acmetrace_internal.known_cluster(cluster_summary_summary.cluster)
-           AND (digits IS NULL OR digits BETWEEN 0 AND 15
+         WHERE (digits IS NULL OR digits BETWEEN 0 AND 15
                 OR acmetrace_internal.raise('22023', format('digits must be between 0 and 15, not %s', digits),
                                             'The published summary uses 3; NULL leaves the values unrounded.'))
            AND (cluster_summary_summary.cluster IS NULL OR s.cluster = cluster_summary_summary.cluster)
@@ -214,7 +225,8 @@ AS $$
                g.cluster, g.n, g.n_cpu, g.n_gpu, g.avg_run_g, g.avg_que_g, g.avg_gpu, g.med_run_g, g.med_que_g, g.med_gpu,
                g.max_run_g, g.max_gpu, g.n_gpu_ok, g.n_gpu_cancel, g.t_gpu, g.t_ok, g.t_cancel, g.avg_run_c, g.avg_que_c,
                g.med_run_c, g.med_que_c, g.n_cpu_ok, g.n_cpu_cancel, digits) f
-     ORDER BY f.cluster COLLATE "C"
+     ORDER BY f.cluster COLLATE "C";
+END
 $$;
 
 CREATE FUNCTION acmetrace_internal.cluster_summary_run(a1 text, a2 integer)

@@ -6,21 +6,27 @@
 CREATE FUNCTION acmetrace_internal.duration_cdf_scan(cluster text DEFAULT NULL,
                                        thresholds double precision[] DEFAULT acmetrace.powers_of_two(0, 21),
         since timestamptz DEFAULT NULL, until timestamptz DEFAULT NULL)
-RETURNS TABLE (cluster text, type text, duration_s double precision, jobs bigint, cdf_pct numeric)
-LANGUAGE sql STABLE PARALLEL SAFE
+RETURNS TABLE (out_cluster text, type text, duration_s double precision, jobs bigint, cdf_pct numeric)
+LANGUAGE plpgsql STABLE PARALLEL SAFE
+SET plan_cache_mode = force_custom_plan
 AS $$
+#variable_conflict use_column
+BEGIN
+    -- checked first and apart: a parallel-restricted call in the query keeps it serial
+    PERFORM acmetrace_internal.known_cluster(duration_cdf_scan.cluster);
+    RETURN QUERY
     SELECT g.cluster, g.type, u.x, g.n, round(u.p::numeric, 2)
       FROM (SELECT j.cluster, CASE WHEN grouping(j.type) = 0 THEN j.type ELSE 'all' END AS type, grouping(j.type) AS total,
                    count(j.duration) AS n, acmetrace.cdf_at(j.duration::float8, thresholds) AS cdf
               FROM acmetrace.jobs j
-             WHERE acmetrace_internal.known_cluster(duration_cdf_scan.cluster)
-               AND (duration_cdf_scan.since IS NULL OR j.submit_time >= duration_cdf_scan.since)
+             WHERE (duration_cdf_scan.since IS NULL OR j.submit_time >= duration_cdf_scan.since)
                AND (duration_cdf_scan.until IS NULL OR j.submit_time < duration_cdf_scan.until)
                AND j.gpu_num > 0 AND (duration_cdf_scan.cluster IS NULL OR j.cluster = duration_cdf_scan.cluster)
              GROUP BY GROUPING SETS ((j.cluster), (j.cluster, j.type))) g,
            unnest(thresholds, g.cdf) u(x, p)
      WHERE g.cdf IS NOT NULL
-     ORDER BY g.cluster COLLATE "C", g.total DESC, g.type COLLATE "C", u.x
+     ORDER BY g.cluster COLLATE "C", g.total DESC, g.type COLLATE "C", u.x;
+END
 $$;
 COMMENT ON FUNCTION acmetrace_internal.duration_cdf_scan(text, double precision[], timestamptz, timestamptz) IS
   'The scan path of acmetrace.duration_cdf: reads acmetrace.jobs.';
@@ -29,21 +35,27 @@ COMMENT ON FUNCTION acmetrace_internal.duration_cdf_scan(text, double precision[
 -- counts: the count at or below each threshold over the line's count, then
 -- x 100, as cdf_at does.
 CREATE FUNCTION acmetrace_internal.duration_cdf_summary(cluster text, thresholds double precision[])
-RETURNS TABLE (cluster text, type text, duration_s double precision, jobs bigint, cdf_pct numeric)
-LANGUAGE sql STABLE PARALLEL SAFE
+RETURNS TABLE (out_cluster text, type text, duration_s double precision, jobs bigint, cdf_pct numeric)
+LANGUAGE plpgsql STABLE PARALLEL SAFE
+SET plan_cache_mode = force_custom_plan
 AS $$
+#variable_conflict use_column
+BEGIN
+    -- checked first and apart: a parallel-restricted call in the query keeps it serial
+    PERFORM acmetrace_internal.known_cluster(duration_cdf_summary.cluster);
+    RETURN QUERY
     -- materialized: each line's counts are computed once, not per threshold
     WITH l AS MATERIALIZED (
         SELECT v.cluster, CASE WHEN v.all_types THEN 'all' ELSE v.type END AS type, v.all_types,
                acmetrace_internal.vc_counts_at(v.vals, v.counts, thresholds || 'Infinity'::float8, false) AS a
           FROM acmetrace.summary_values v
-         WHERE acmetrace_internal.known_cluster(duration_cdf_summary.cluster)
-           AND v.measure = 'duration' AND v.gpu
+         WHERE v.measure = 'duration' AND v.gpu
            AND (duration_cdf_summary.cluster IS NULL OR v.cluster = duration_cdf_summary.cluster))
     SELECT l.cluster, l.type, u.x, l.a[cardinality(l.a)], round(((u.c::float8 / l.a[cardinality(l.a)]::float8) * 100)::numeric, 2)
       FROM l, unnest(thresholds, l.a) u(x, c)
      WHERE u.x IS NOT NULL
-     ORDER BY l.cluster COLLATE "C", l.all_types DESC, l.type COLLATE "C", u.x
+     ORDER BY l.cluster COLLATE "C", l.all_types DESC, l.type COLLATE "C", u.x;
+END
 $$;
 
 CREATE FUNCTION acmetrace_internal.duration_cdf_run(a1 text, a2 double precision[], a_since timestamptz, a_until timestamptz)

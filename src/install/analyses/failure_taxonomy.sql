@@ -5,10 +5,16 @@
 -- reason for failed jobs nobody classified, so the shares add up to 100%.
 CREATE FUNCTION acmetrace_internal.failure_taxonomy_scan(cluster text DEFAULT NULL,
         since timestamptz DEFAULT NULL, until timestamptz DEFAULT NULL)
-RETURNS TABLE (cluster text, category text, reason text, jobs bigint, mean_gpus numeric,
+RETURNS TABLE (out_cluster text, category text, reason text, jobs bigint, mean_gpus numeric,
                mean_run_s numeric, gpu_h numeric, gpu_h_pct numeric)
-LANGUAGE sql STABLE PARALLEL SAFE
+LANGUAGE plpgsql STABLE PARALLEL SAFE
+SET plan_cache_mode = force_custom_plan
 AS $$
+#variable_conflict use_column
+BEGIN
+    -- checked first and apart: a parallel-restricted call in the query keeps it serial
+    PERFORM acmetrace_internal.known_cluster(failure_taxonomy_scan.cluster);
+    RETURN QUERY
     SELECT s.cluster, s.category, s.reason, s.n, s.g, s.m, round(s.t / 3600, 2),
            acmetrace_internal.pct(s.t, sum(s.t) OVER (PARTITION BY s.cluster))
       FROM (SELECT j.cluster, r.category, r.reason, count(*) AS n,
@@ -17,13 +23,13 @@ AS $$
                    coalesce(sum(j.duration * j.gpu_num), 0) AS t
               FROM acmetrace.jobs j
               LEFT JOIN acmetrace.failure_reasons r ON r.cluster = j.cluster AND r.job_id = j.job_id
-             WHERE acmetrace_internal.known_cluster(failure_taxonomy_scan.cluster)
-               AND (failure_taxonomy_scan.since IS NULL OR j.submit_time >= failure_taxonomy_scan.since)
+             WHERE (failure_taxonomy_scan.since IS NULL OR j.submit_time >= failure_taxonomy_scan.since)
                AND (failure_taxonomy_scan.until IS NULL OR j.submit_time < failure_taxonomy_scan.until)
                AND (r.job_id IS NOT NULL OR j.final_state = 'FAILED')
                AND (failure_taxonomy_scan.cluster IS NULL OR j.cluster = failure_taxonomy_scan.cluster)
              GROUP BY j.cluster, r.category, r.reason) s
-     ORDER BY s.cluster COLLATE "C", s.category IS NULL, s.t DESC, s.category COLLATE "C", s.reason COLLATE "C"
+     ORDER BY s.cluster COLLATE "C", s.category IS NULL, s.t DESC, s.category COLLATE "C", s.reason COLLATE "C";
+END
 $$;
 COMMENT ON FUNCTION acmetrace_internal.failure_taxonomy_scan(text, timestamptz, timestamptz) IS
   'The scan path of acmetrace.failure_taxonomy: reads acmetrace.jobs.';
@@ -32,10 +38,16 @@ COMMENT ON FUNCTION acmetrace_internal.failure_taxonomy_scan(text, timestamptz, 
 -- failed jobs nobody classified are the summary's failed jobs minus the
 -- classified ones among them.
 CREATE FUNCTION acmetrace_internal.failure_taxonomy_summary(cluster text)
-RETURNS TABLE (cluster text, category text, reason text, jobs bigint, mean_gpus numeric,
+RETURNS TABLE (out_cluster text, category text, reason text, jobs bigint, mean_gpus numeric,
                mean_run_s numeric, gpu_h numeric, gpu_h_pct numeric)
-LANGUAGE sql STABLE PARALLEL SAFE
+LANGUAGE plpgsql STABLE PARALLEL SAFE
+SET plan_cache_mode = force_custom_plan
 AS $$
+#variable_conflict use_column
+BEGIN
+    -- checked first and apart: a parallel-restricted call in the query keeps it serial
+    PERFORM acmetrace_internal.known_cluster(failure_taxonomy_summary.cluster);
+    RETURN QUERY
     WITH k AS (
         SELECT j.cluster, r.category, r.reason, j.final_state = 'FAILED' AS failed, j.gpu_num, j.duration
           FROM acmetrace.failure_reasons r
@@ -64,12 +76,12 @@ AS $$
                round(a.sg::numeric / nullif(a.ng, 0)::numeric, 2) AS g,
                acmetrace_internal.sig3((a.sd / nullif(a.nd, 0)::numeric)::float8) AS m,
                coalesce(a.t, 0) AS t
-          FROM a
-         WHERE acmetrace_internal.known_cluster(failure_taxonomy_summary.cluster))
+          FROM a)
     SELECT s.cluster, s.category, s.reason, s.n, s.g, s.m, round(s.t / 3600, 2),
            acmetrace_internal.pct(s.t, sum(s.t) OVER (PARTITION BY s.cluster))
       FROM s
-     ORDER BY s.cluster COLLATE "C", s.category IS NULL, s.t DESC, s.category COLLATE "C", s.reason COLLATE "C"
+     ORDER BY s.cluster COLLATE "C", s.category IS NULL, s.t DESC, s.category COLLATE "C", s.reason COLLATE "C";
+END
 $$;
 
 CREATE FUNCTION acmetrace_internal.failure_taxonomy_run(a1 text, a_since timestamptz, a_until timestamptz)

@@ -4,17 +4,22 @@
 -- whiskers at the most extreme values within 1.5 IQR of the box.
 CREATE FUNCTION acmetrace_internal.gpu_num_boxplot_scan(cluster text DEFAULT NULL,
         since timestamptz DEFAULT NULL, until timestamptz DEFAULT NULL)
-RETURNS TABLE (cluster text, type text, jobs bigint, min integer, q1 numeric,
+RETURNS TABLE (out_cluster text, type text, jobs bigint, min integer, q1 numeric,
                median numeric, q3 numeric, max integer,
                lower_whisker integer, upper_whisker integer, outliers bigint)
-LANGUAGE sql STABLE PARALLEL SAFE
+LANGUAGE plpgsql STABLE PARALLEL SAFE
+SET plan_cache_mode = force_custom_plan
 AS $$
+#variable_conflict use_column
+BEGIN
+    -- checked first and apart: a parallel-restricted call in the query keeps it serial
+    PERFORM acmetrace_internal.known_cluster(gpu_num_boxplot_scan.cluster);
+    RETURN QUERY
     WITH q AS (
         SELECT j.cluster, CASE WHEN grouping(j.type) = 0 THEN j.type ELSE 'all' END AS type, grouping(j.type) AS total,
                percentile_cont(ARRAY[0.25, 0.5, 0.75]) WITHIN GROUP (ORDER BY j.gpu_num::float8) AS p
           FROM acmetrace.jobs j
-         WHERE acmetrace_internal.known_cluster(gpu_num_boxplot_scan.cluster)
-           AND j.gpu_num > 0 AND (gpu_num_boxplot_scan.cluster IS NULL OR j.cluster = gpu_num_boxplot_scan.cluster)
+         WHERE j.gpu_num > 0 AND (gpu_num_boxplot_scan.cluster IS NULL OR j.cluster = gpu_num_boxplot_scan.cluster)
            AND ((gpu_num_boxplot_scan.since IS NULL OR j.submit_time >= gpu_num_boxplot_scan.since)
                     AND (gpu_num_boxplot_scan.until IS NULL OR j.submit_time < gpu_num_boxplot_scan.until))
          GROUP BY GROUPING SETS ((j.cluster), (j.cluster, j.type))),
@@ -33,23 +38,29 @@ AS $$
                            AND ((gpu_num_boxplot_scan.since IS NULL OR j.submit_time >= gpu_num_boxplot_scan.since)
                     AND (gpu_num_boxplot_scan.until IS NULL OR j.submit_time < gpu_num_boxplot_scan.until))
      GROUP BY f.cluster, f.total, f.type, f.q1, f.q2, f.q3
-     ORDER BY f.cluster COLLATE "C", f.total DESC, f.type COLLATE "C"
+     ORDER BY f.cluster COLLATE "C", f.total DESC, f.type COLLATE "C";
+END
 $$;
 COMMENT ON FUNCTION acmetrace_internal.gpu_num_boxplot_scan(text, timestamptz, timestamptz) IS
   'The scan path of acmetrace.gpu_num_boxplot: reads acmetrace.jobs.';
 
 CREATE FUNCTION acmetrace_internal.gpu_num_boxplot_summary(cluster text)
-RETURNS TABLE (cluster text, type text, jobs bigint, min integer, q1 numeric,
+RETURNS TABLE (out_cluster text, type text, jobs bigint, min integer, q1 numeric,
                median numeric, q3 numeric, max integer,
                lower_whisker integer, upper_whisker integer, outliers bigint)
-LANGUAGE sql STABLE PARALLEL SAFE
+LANGUAGE plpgsql STABLE PARALLEL SAFE
+SET plan_cache_mode = force_custom_plan
 AS $$
+#variable_conflict use_column
+BEGIN
+    -- checked first and apart: a parallel-restricted call in the query keeps it serial
+    PERFORM acmetrace_internal.known_cluster(gpu_num_boxplot_summary.cluster);
+    RETURN QUERY
     WITH d AS (
         SELECT r.cluster, CASE WHEN grouping(r.type) = 0 THEN r.type ELSE 'all' END AS type, grouping(r.type) AS total,
                r.gpu_num, sum(r.jobs)::bigint AS n
           FROM acmetrace.summary_groups r
-         WHERE acmetrace_internal.known_cluster(gpu_num_boxplot_summary.cluster)
-           AND r.gpu_num > 0 AND (gpu_num_boxplot_summary.cluster IS NULL OR r.cluster = gpu_num_boxplot_summary.cluster)
+         WHERE r.gpu_num > 0 AND (gpu_num_boxplot_summary.cluster IS NULL OR r.cluster = gpu_num_boxplot_summary.cluster)
          GROUP BY GROUPING SETS ((r.cluster, r.gpu_num), (r.cluster, r.type, r.gpu_num))),
     q AS (
         SELECT d.cluster, d.type, d.total,
@@ -69,7 +80,8 @@ AS $$
       FROM f
       JOIN d ON d.cluster = f.cluster AND d.total = f.total AND d.type IS NOT DISTINCT FROM f.type
      GROUP BY f.cluster, f.total, f.type, f.q1, f.q2, f.q3
-     ORDER BY f.cluster COLLATE "C", f.total DESC, f.type COLLATE "C"
+     ORDER BY f.cluster COLLATE "C", f.total DESC, f.type COLLATE "C";
+END
 $$;
 
 CREATE FUNCTION acmetrace_internal.gpu_num_boxplot_run(a1 text, a_since timestamptz, a_until timestamptz)

@@ -3,34 +3,45 @@
 CREATE FUNCTION acmetrace_internal.gpu_num_cdf_scan(cluster text DEFAULT NULL,
                                       thresholds double precision[] DEFAULT acmetrace.steps(0, 1024, 1),
         since timestamptz DEFAULT NULL, until timestamptz DEFAULT NULL)
-RETURNS TABLE (cluster text, gpu_num double precision, jobs bigint, job_pct numeric, gpu_h_pct numeric)
-LANGUAGE sql STABLE PARALLEL SAFE
+RETURNS TABLE (out_cluster text, gpu_num double precision, jobs bigint, job_pct numeric, gpu_h_pct numeric)
+LANGUAGE plpgsql STABLE PARALLEL SAFE
+SET plan_cache_mode = force_custom_plan
 AS $$
+#variable_conflict use_column
+BEGIN
+    -- checked first and apart: a parallel-restricted call in the query keeps it serial
+    PERFORM acmetrace_internal.known_cluster(gpu_num_cdf_scan.cluster);
+    RETURN QUERY
 SELECT g.cluster, u.x, g.n, round(u.jobs::numeric, 2), round(u.gpu_time::numeric, 2)
   FROM (SELECT j.cluster, count(*) AS n,
                acmetrace.cdf_at(j.gpu_num, thresholds) AS jobs,
                acmetrace.weighted_cdf_at(j.gpu_num, j.gpu_num * j.duration::float8, thresholds) AS gpu_time
           FROM acmetrace.jobs j
-         WHERE acmetrace_internal.known_cluster(gpu_num_cdf_scan.cluster)
-               AND (gpu_num_cdf_scan.since IS NULL OR j.submit_time >= gpu_num_cdf_scan.since)
+         WHERE (gpu_num_cdf_scan.since IS NULL OR j.submit_time >= gpu_num_cdf_scan.since)
                AND (gpu_num_cdf_scan.until IS NULL OR j.submit_time < gpu_num_cdf_scan.until)
            AND j.gpu_num > 0 AND (gpu_num_cdf_scan.cluster IS NULL OR j.cluster = gpu_num_cdf_scan.cluster)
          GROUP BY j.cluster) g,
        unnest(thresholds, g.jobs, g.gpu_time) u(x, jobs, gpu_time)
- ORDER BY g.cluster COLLATE "C", u.x
+ ORDER BY g.cluster COLLATE "C", u.x;
+END
 $$;
 COMMENT ON FUNCTION acmetrace_internal.gpu_num_cdf_scan(text, double precision[], timestamptz, timestamptz) IS
   'The scan path of acmetrace.gpu_num_cdf: reads acmetrace.jobs.';
 
 CREATE FUNCTION acmetrace_internal.gpu_num_cdf_summary(cluster text, thresholds double precision[])
-RETURNS TABLE (cluster text, gpu_num double precision, jobs bigint, job_pct numeric, gpu_h_pct numeric)
-LANGUAGE sql STABLE PARALLEL SAFE
+RETURNS TABLE (out_cluster text, gpu_num double precision, jobs bigint, job_pct numeric, gpu_h_pct numeric)
+LANGUAGE plpgsql STABLE PARALLEL SAFE
+SET plan_cache_mode = force_custom_plan
 AS $$
+#variable_conflict use_column
+BEGIN
+    -- checked first and apart: a parallel-restricted call in the query keeps it serial
+    PERFORM acmetrace_internal.known_cluster(gpu_num_cdf_summary.cluster);
+    RETURN QUERY
     WITH d AS (
         SELECT r.cluster, r.gpu_num, sum(r.jobs)::bigint AS n, sum(r.gpu_time) AS w
           FROM acmetrace.summary_groups r
-         WHERE acmetrace_internal.known_cluster(gpu_num_cdf_summary.cluster)
-           AND r.gpu_num > 0 AND (gpu_num_cdf_summary.cluster IS NULL OR r.cluster = gpu_num_cdf_summary.cluster)
+         WHERE r.gpu_num > 0 AND (gpu_num_cdf_summary.cluster IS NULL OR r.cluster = gpu_num_cdf_summary.cluster)
          GROUP BY r.cluster, r.gpu_num),
     c AS (  -- cumulative through each distinct gpu_num, led by none
         SELECT d.cluster, d.gpu_num,
@@ -48,7 +59,8 @@ AS $$
           FROM c GROUP BY c.cluster)
     SELECT t.cluster, u.x, t.n, t.jp[u.i + 1], t.tp[u.i + 1]
       FROM t, unnest(thresholds, acmetrace_internal.vc_counts_at(t.v, t.ones, thresholds, false)) u(x, i)
-     ORDER BY t.cluster COLLATE "C", u.x
+     ORDER BY t.cluster COLLATE "C", u.x;
+END
 $$;
 
 CREATE FUNCTION acmetrace_internal.gpu_num_cdf_run(a1 text, a2 double precision[], a_since timestamptz, a_until timestamptz)

@@ -3,10 +3,16 @@
 
 CREATE FUNCTION acmetrace_internal.gpu_time_lost_scan(cluster text DEFAULT NULL,
         since timestamptz DEFAULT NULL, until timestamptz DEFAULT NULL)
-RETURNS TABLE (cluster text, type text, jobs bigint, gpu_h numeric, failed_gpu_h numeric,
+RETURNS TABLE (out_cluster text, type text, jobs bigint, gpu_h numeric, failed_gpu_h numeric,
                cancelled_gpu_h numeric, failed_gpu_h_pct numeric, cancelled_gpu_h_pct numeric)
-LANGUAGE sql STABLE PARALLEL SAFE
+LANGUAGE plpgsql STABLE PARALLEL SAFE
+SET plan_cache_mode = force_custom_plan
 AS $$
+#variable_conflict use_column
+BEGIN
+    -- checked first and apart: a parallel-restricted call in the query keeps it serial
+    PERFORM acmetrace_internal.known_cluster(gpu_time_lost_scan.cluster);
+    RETURN QUERY
     SELECT s.cluster, s.type, s.n, round(s.t / 3600, 2), round(s.f / 3600, 2), round(s.c / 3600, 2),
            acmetrace_internal.pct(s.f, s.t), acmetrace_internal.pct(s.c, s.t)
       FROM (SELECT j.cluster, CASE WHEN grouping(j.type) = 0 THEN j.type ELSE 'all' END AS type,
@@ -15,21 +21,27 @@ AS $$
                    coalesce(sum(j.duration * j.gpu_num) FILTER (WHERE j.final_state = 'FAILED'), 0) AS f,
                    coalesce(sum(j.duration * j.gpu_num) FILTER (WHERE j.final_state = 'CANCELLED'), 0) AS c
               FROM acmetrace.jobs j
-             WHERE acmetrace_internal.known_cluster(gpu_time_lost_scan.cluster)
-               AND (gpu_time_lost_scan.since IS NULL OR j.submit_time >= gpu_time_lost_scan.since)
+             WHERE (gpu_time_lost_scan.since IS NULL OR j.submit_time >= gpu_time_lost_scan.since)
                AND (gpu_time_lost_scan.until IS NULL OR j.submit_time < gpu_time_lost_scan.until)
                AND j.gpu_num > 0 AND (gpu_time_lost_scan.cluster IS NULL OR j.cluster = gpu_time_lost_scan.cluster)
              GROUP BY GROUPING SETS ((j.cluster), (j.cluster, j.type))) s
-     ORDER BY s.cluster COLLATE "C", s.total DESC, s.type COLLATE "C"
+     ORDER BY s.cluster COLLATE "C", s.total DESC, s.type COLLATE "C";
+END
 $$;
 COMMENT ON FUNCTION acmetrace_internal.gpu_time_lost_scan(text, timestamptz, timestamptz) IS
   'The scan path of acmetrace.gpu_time_lost: reads acmetrace.jobs.';
 
 CREATE FUNCTION acmetrace_internal.gpu_time_lost_summary(cluster text)
-RETURNS TABLE (cluster text, type text, jobs bigint, gpu_h numeric, failed_gpu_h numeric,
+RETURNS TABLE (out_cluster text, type text, jobs bigint, gpu_h numeric, failed_gpu_h numeric,
                cancelled_gpu_h numeric, failed_gpu_h_pct numeric, cancelled_gpu_h_pct numeric)
-LANGUAGE sql STABLE PARALLEL SAFE
+LANGUAGE plpgsql STABLE PARALLEL SAFE
+SET plan_cache_mode = force_custom_plan
 AS $$
+#variable_conflict use_column
+BEGIN
+    -- checked first and apart: a parallel-restricted call in the query keeps it serial
+    PERFORM acmetrace_internal.known_cluster(gpu_time_lost_summary.cluster);
+    RETURN QUERY
     SELECT s.cluster, s.type, s.n, round(s.t / 3600, 2), round(s.f / 3600, 2), round(s.c / 3600, 2),
            acmetrace_internal.pct(s.f, s.t), acmetrace_internal.pct(s.c, s.t)
       FROM (SELECT r.cluster, CASE WHEN grouping(r.type) = 0 THEN r.type ELSE 'all' END AS type,
@@ -38,10 +50,10 @@ AS $$
                    coalesce(sum(r.gpu_time) FILTER (WHERE r.final_state = 'FAILED'), 0) AS f,
                    coalesce(sum(r.gpu_time) FILTER (WHERE r.final_state = 'CANCELLED'), 0) AS c
               FROM acmetrace.summary_groups r
-             WHERE acmetrace_internal.known_cluster(gpu_time_lost_summary.cluster)
-               AND r.gpu_num > 0 AND (gpu_time_lost_summary.cluster IS NULL OR r.cluster = gpu_time_lost_summary.cluster)
+             WHERE r.gpu_num > 0 AND (gpu_time_lost_summary.cluster IS NULL OR r.cluster = gpu_time_lost_summary.cluster)
              GROUP BY GROUPING SETS ((r.cluster), (r.cluster, r.type))) s
-     ORDER BY s.cluster COLLATE "C", s.total DESC, s.type COLLATE "C"
+     ORDER BY s.cluster COLLATE "C", s.total DESC, s.type COLLATE "C";
+END
 $$;
 
 CREATE FUNCTION acmetrace_internal.gpu_time_lost_run(a1 text, a_since timestamptz, a_until timestamptz)

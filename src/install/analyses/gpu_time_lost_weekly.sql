@@ -8,10 +8,16 @@
 -- window, the trace is the window's jobs.
 CREATE FUNCTION acmetrace_internal.gpu_time_lost_weekly_scan(cluster text DEFAULT NULL,
         since timestamptz DEFAULT NULL, until timestamptz DEFAULT NULL)
-RETURNS TABLE (cluster text, week date, jobs bigint, gpu_h numeric, failed_gpu_h numeric,
+RETURNS TABLE (out_cluster text, week date, jobs bigint, gpu_h numeric, failed_gpu_h numeric,
                cancelled_gpu_h numeric, failed_gpu_h_pct numeric, cancelled_gpu_h_pct numeric, partial boolean)
-LANGUAGE sql STABLE PARALLEL SAFE
+LANGUAGE plpgsql STABLE PARALLEL SAFE
+SET plan_cache_mode = force_custom_plan
 AS $$
+#variable_conflict use_column
+BEGIN
+    -- checked first and apart: a parallel-restricted call in the query keeps it serial
+    PERFORM acmetrace_internal.known_cluster(gpu_time_lost_weekly_scan.cluster);
+    RETURN QUERY
     SELECT s.cluster, s.week, s.n, round(s.t / 3600, 2), round(s.f / 3600, 2), round(s.c / 3600, 2),
            acmetrace_internal.pct(s.f, s.t), acmetrace_internal.pct(s.c, s.t),
            (s.week::timestamp AT TIME ZONE s.zone) < span.first_submit
@@ -24,8 +30,7 @@ AS $$
                    coalesce(sum(j.duration * j.gpu_num) FILTER (WHERE j.final_state = 'CANCELLED'), 0) AS c
               FROM acmetrace.jobs j
               JOIN acmetrace.clusters c ON c.cluster = j.cluster
-             WHERE acmetrace_internal.known_cluster(gpu_time_lost_weekly_scan.cluster)
-               AND j.gpu_num > 0 AND j.end_time IS NOT NULL
+             WHERE j.gpu_num > 0 AND j.end_time IS NOT NULL
                AND (gpu_time_lost_weekly_scan.cluster IS NULL OR j.cluster = gpu_time_lost_weekly_scan.cluster)
                AND ((gpu_time_lost_weekly_scan.since IS NULL OR j.submit_time >= gpu_time_lost_weekly_scan.since)
                     AND (gpu_time_lost_weekly_scan.until IS NULL OR j.submit_time < gpu_time_lost_weekly_scan.until))
@@ -36,16 +41,23 @@ AS $$
                AND ((gpu_time_lost_weekly_scan.since IS NULL OR a.submit_time >= gpu_time_lost_weekly_scan.since)
                     AND (gpu_time_lost_weekly_scan.until IS NULL OR a.submit_time < gpu_time_lost_weekly_scan.until))
              GROUP BY a.cluster) span ON span.cluster = s.cluster
-     ORDER BY s.cluster COLLATE "C", s.week
+     ORDER BY s.cluster COLLATE "C", s.week;
+END
 $$;
 COMMENT ON FUNCTION acmetrace_internal.gpu_time_lost_weekly_scan(text, timestamptz, timestamptz) IS
   'The scan path of acmetrace.gpu_time_lost_weekly: reads acmetrace.jobs.';
 
 CREATE FUNCTION acmetrace_internal.gpu_time_lost_weekly_summary(cluster text)
-RETURNS TABLE (cluster text, week date, jobs bigint, gpu_h numeric, failed_gpu_h numeric,
+RETURNS TABLE (out_cluster text, week date, jobs bigint, gpu_h numeric, failed_gpu_h numeric,
                cancelled_gpu_h numeric, failed_gpu_h_pct numeric, cancelled_gpu_h_pct numeric, partial boolean)
-LANGUAGE sql STABLE PARALLEL SAFE
+LANGUAGE plpgsql STABLE PARALLEL SAFE
+SET plan_cache_mode = force_custom_plan
 AS $$
+#variable_conflict use_column
+BEGIN
+    -- checked first and apart: a parallel-restricted call in the query keeps it serial
+    PERFORM acmetrace_internal.known_cluster(gpu_time_lost_weekly_summary.cluster);
+    RETURN QUERY
     SELECT s.cluster, s.week, s.n, round(s.t / 3600, 2), round(s.f / 3600, 2), round(s.c / 3600, 2),
            acmetrace_internal.pct(s.f, s.t), acmetrace_internal.pct(s.c, s.t),
            (s.week::timestamp AT TIME ZONE c.time_zone) < span.first_submit
@@ -55,14 +67,14 @@ AS $$
                    coalesce(sum(r.gpu_time) FILTER (WHERE r.final_state = 'FAILED'), 0) AS f,
                    coalesce(sum(r.gpu_time) FILTER (WHERE r.final_state = 'CANCELLED'), 0) AS c
               FROM acmetrace.summary_weeks r
-             WHERE acmetrace_internal.known_cluster(gpu_time_lost_weekly_summary.cluster)
-               AND r.gpu_num > 0 AND r.end_week IS NOT NULL
+             WHERE r.gpu_num > 0 AND r.end_week IS NOT NULL
                AND (gpu_time_lost_weekly_summary.cluster IS NULL OR r.cluster = gpu_time_lost_weekly_summary.cluster)
              GROUP BY r.cluster, r.end_week) s
       JOIN acmetrace.clusters c ON c.cluster = s.cluster
       JOIN (SELECT g.cluster, min(g.first_submit) AS first_submit, max(g.last_submit) AS last_submit
               FROM acmetrace.summary_groups g GROUP BY g.cluster) span ON span.cluster = s.cluster
-     ORDER BY s.cluster COLLATE "C", s.week
+     ORDER BY s.cluster COLLATE "C", s.week;
+END
 $$;
 
 CREATE FUNCTION acmetrace_internal.gpu_time_lost_weekly_run(a1 text, a_since timestamptz, a_until timestamptz)

@@ -17,10 +17,14 @@
 -- The windows of every matched job: (cluster, job_id, matched_by, series,
 -- from_ts, to_ts), to_ts excluded.
 CREATE FUNCTION acmetrace_internal.job_utilization_windows(cluster text, metric text)
-RETURNS TABLE (cluster text, job_id text, type text, gpu_num integer, matched_by text, series text,
+RETURNS TABLE (out_cluster text, job_id text, type text, gpu_num integer, matched_by text, series text,
                from_ts timestamptz, to_ts timestamptz)
-LANGUAGE sql STABLE PARALLEL SAFE
+LANGUAGE plpgsql STABLE PARALLEL SAFE
+SET plan_cache_mode = force_custom_plan
 AS $$
+#variable_conflict use_column
+BEGIN
+    RETURN QUERY
 WITH cl AS (
     SELECT c.cluster FROM acmetrace.clusters c
      WHERE job_utilization_windows.cluster IS NULL OR c.cluster = job_utilization_windows.cluster
@@ -76,37 +80,43 @@ SELECT l.cluster, l.job_id, l.type, l.gpu_num, 'label', l.series, l.from_ts, l.t
 UNION ALL
 SELECT p.cluster, p.job_id, p.type, p.gpu_num, 'placement', p.series, p.from_ts, p.to_ts FROM placement p
 UNION ALL
-SELECT n.cluster, n.job_id, n.type, n.gpu_num, 'nodes', n.series, n.from_ts, n.to_ts FROM nodes n
+SELECT n.cluster, n.job_id, n.type, n.gpu_num, 'nodes', n.series, n.from_ts, n.to_ts FROM nodes n;
+END
 $$;
 COMMENT ON FUNCTION acmetrace_internal.job_utilization_windows(text, text) IS
   'The series and time window [from_ts, to_ts) of every GPU job acmetrace.job_utilization can read, and how its series were found (label, placement, nodes: the first that names the job).';
 
 -- mean: the numeric sum of the values (each float8 cast to numeric) over
 -- their count, rounded once to float8, as util_histogram's averages.
-CREATE FUNCTION acmetrace.job_utilization(cluster text, metric text DEFAULT 'GPU_UTIL',
-                                          idle_at_most double precision DEFAULT 1)
-RETURNS TABLE (cluster text, job_id text, type text, gpu_num integer, matched_by text, series integer,
+CREATE FUNCTION acmetrace_internal.job_utilization_scan(cluster text, metric text, idle_at_most double precision)
+RETURNS TABLE (out_cluster text, job_id text, type text, gpu_num integer, matched_by text, series integer,
                samples bigint, mean double precision, median double precision, idle_pct numeric)
-LANGUAGE sql STABLE PARALLEL SAFE
+LANGUAGE plpgsql STABLE PARALLEL SAFE
+SET plan_cache_mode = force_custom_plan
 AS $$
+#variable_conflict use_column
+BEGIN
+    -- checked first and apart: a parallel-restricted call in the query keeps it serial
+    PERFORM acmetrace_internal.known_cluster(job_utilization_scan.cluster, job_utilization_scan.metric);
+    RETURN QUERY
 WITH days AS MATERIALIZED (  -- the days each cluster's blocks of the metric cover, read once
     SELECT c.cluster,
            (SELECT min(b.day) FROM acmetrace.utilization_blocks b
-             WHERE b.metric = upper(job_utilization.metric) AND b.cluster = c.cluster) AS first_day,
+             WHERE b.metric = upper(job_utilization_scan.metric) AND b.cluster = c.cluster) AS first_day,
            (SELECT max(b.day) FROM acmetrace.utilization_blocks b
-             WHERE b.metric = upper(job_utilization.metric) AND b.cluster = c.cluster) AS last_day
+             WHERE b.metric = upper(job_utilization_scan.metric) AND b.cluster = c.cluster) AS last_day
       FROM acmetrace.clusters c
-     WHERE acmetrace_internal.known_cluster(job_utilization.cluster, job_utilization.metric)
-       AND CASE WHEN job_utilization.idle_at_most = 'NaN'
+     WHERE CASE WHEN job_utilization_scan.idle_at_most = 'NaN'
                 THEN acmetrace_internal.raise('22023', 'idle_at_most must be a number, not NaN',
                                               'A sample at or below idle_at_most counts as idle; the default is 1.')
                 ELSE true END
-       AND (job_utilization.cluster IS NULL OR c.cluster = job_utilization.cluster)
+       AND (job_utilization_scan.cluster IS NULL OR c.cluster = job_utilization_scan.cluster)
 ),
 -- each window with every stored day it touches: a key of the blocks
 win AS MATERIALIZED (
     SELECT w.*, d.first_day + k AS day
-      FROM acmetrace_internal.job_utilization_windows(job_utilization.cluster, job_utilization.metric) w
+      FROM acmetrace_internal.job_utilization_windows(job_utilization_scan.cluster, job_utilization_scan.metric)
+           AS w(cluster, job_id, type, gpu_num, matched_by, series, from_ts, to_ts)  -- its first column is out_cluster
       JOIN days d ON d.cluster = w.cluster
      CROSS JOIN LATERAL generate_series(greatest((w.from_ts AT TIME ZONE 'UTC')::date, d.first_day) - d.first_day,
                                         least(((w.to_ts - interval '1 microsecond') AT TIME ZONE 'UTC')::date,
@@ -117,19 +127,29 @@ vals AS (
     SELECT w.cluster, w.job_id, w.type, w.gpu_num, w.matched_by, w.series, v.value
       FROM win w
       JOIN acmetrace.utilization_blocks b
-        ON b.metric = upper(job_utilization.metric) AND b.cluster = w.cluster AND b.day = w.day AND b.series = w.series
+        ON b.metric = upper(job_utilization_scan.metric) AND b.cluster = w.cluster AND b.day = w.day AND b.series = w.series
      CROSS JOIN LATERAL acmetrace.unnest(acmetrace.samples_between(b.samples, w.from_ts, w.to_ts)) v
      WHERE b.first_ts < w.to_ts AND b.last_ts >= w.from_ts
 )
 SELECT v.cluster, v.job_id, v.type, v.gpu_num, v.matched_by, count(DISTINCT v.series)::integer, count(*),
        (sum(v.value::numeric) / count(*))::double precision,
        percentile_cont(0.5) WITHIN GROUP (ORDER BY v.value),
-       CASE WHEN job_utilization.idle_at_most IS NOT NULL
-            THEN acmetrace_internal.pct(count(*) FILTER (WHERE v.value <= job_utilization.idle_at_most), count(*)) END
+       CASE WHEN job_utilization_scan.idle_at_most IS NOT NULL
+            THEN acmetrace_internal.pct(count(*) FILTER (WHERE v.value <= job_utilization_scan.idle_at_most), count(*)) END
   FROM vals v
  GROUP BY v.cluster, v.job_id, v.type, v.gpu_num, v.matched_by
- ORDER BY v.cluster COLLATE "C", v.job_id COLLATE "C"
+ ORDER BY v.cluster COLLATE "C", v.job_id COLLATE "C";
+END
 $$;
+COMMENT ON FUNCTION acmetrace_internal.job_utilization_scan(text, text, double precision) IS
+  'The body of acmetrace.job_utilization (PL/pgSQL, so that Citus can plan its query on distributed blocks).';
+
+CREATE FUNCTION acmetrace.job_utilization(cluster text, metric text DEFAULT 'GPU_UTIL',
+                                          idle_at_most double precision DEFAULT 1)
+RETURNS TABLE (cluster text, job_id text, type text, gpu_num integer, matched_by text, series integer,
+               samples bigint, mean double precision, median double precision, idle_pct numeric)
+LANGUAGE sql STABLE PARALLEL SAFE
+AS 'SELECT * FROM acmetrace_internal.job_utilization_scan($1, $2, $3)';
 COMMENT ON FUNCTION acmetrace.job_utilization(text, text, double precision) IS
   'How busy each GPU job''s GPUs were: per job with samples of metric (default GPU_UTIL, any case) in its window, the series read, samples, exact mean, median and percent of samples at or below idle_at_most (default 1; 2 decimals). GPUs found by job label (acmetrace.utilization_jobs), else acmetrace.job_gpus, else the Slurm NodeList when the job held every GPU of its nodes (matched_by).';
 

@@ -67,16 +67,21 @@ COMMENT ON FUNCTION acmetrace_internal.queue_by_occupancy_scan(text, integer, te
   'The scan path of acmetrace.queue_by_occupancy: reads acmetrace.jobs.';
 
 CREATE FUNCTION acmetrace_internal.queue_by_occupancy_summary(cluster text)
-RETURNS TABLE (cluster text, type text, bin integer, gpus_from numeric, gpus_to numeric, jobs bigint,
+RETURNS TABLE (out_cluster text, type text, bin integer, gpus_from numeric, gpus_to numeric, jobs bigint,
                mean_queue_s numeric, median_queue_s numeric, p90_queue_s numeric)
-LANGUAGE sql STABLE PARALLEL SAFE
+LANGUAGE plpgsql STABLE PARALLEL SAFE
+SET plan_cache_mode = force_custom_plan
 AS $$
+#variable_conflict use_column
+BEGIN
+    -- checked first and apart: a parallel-restricted call in the query keeps it serial
+    PERFORM acmetrace_internal.known_cluster(queue_by_occupancy_summary.cluster);
+    RETURN QUERY
     -- the all-types line: each bin's value counts merged over the types
     WITH w AS (
         SELECT v.cluster, v.type, 0 AS total, v.occupancy_bin, v.vals, v.counts
           FROM acmetrace.summary_values v
-         WHERE acmetrace_internal.known_cluster(queue_by_occupancy_summary.cluster)
-           AND v.measure = 'wait_by_occupancy'
+         WHERE v.measure = 'wait_by_occupancy'
            AND (queue_by_occupancy_summary.cluster IS NULL OR v.cluster = queue_by_occupancy_summary.cluster)
         UNION ALL
         SELECT m.cluster, 'all', 1, m.occupancy_bin, array_agg(m.val ORDER BY m.val), array_agg(m.n ORDER BY m.val)
@@ -99,7 +104,8 @@ AS $$
                                 acmetrace_internal.vc_percentiles(v.vals, v.counts, '{0.5,0.9}') AS p,
                                 acmetrace_internal.vc_sum(v.vals, v.counts) AS s
                           OFFSET 0) t  -- each function once per row
-     ORDER BY v.cluster COLLATE "C", v.total DESC, v.type COLLATE "C", v.occupancy_bin
+     ORDER BY v.cluster COLLATE "C", v.total DESC, v.type COLLATE "C", v.occupancy_bin;
+END
 $$;
 
 CREATE FUNCTION acmetrace_internal.queue_by_occupancy_run(a1 text, a2 integer, a3 text, a4 bigint, a5 boolean)

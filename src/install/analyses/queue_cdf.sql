@@ -4,35 +4,46 @@ CREATE FUNCTION acmetrace_internal.queue_cdf_scan(cluster text DEFAULT NULL,
                                     thresholds double precision[] DEFAULT '{0}' || acmetrace.powers_of_two(0, 21),
                                     all_jobs boolean DEFAULT false,
         since timestamptz DEFAULT NULL, until timestamptz DEFAULT NULL)
-RETURNS TABLE (cluster text, type text, queue_s double precision, jobs bigint, cdf_pct numeric)
-LANGUAGE sql STABLE PARALLEL SAFE
+RETURNS TABLE (out_cluster text, type text, queue_s double precision, jobs bigint, cdf_pct numeric)
+LANGUAGE plpgsql STABLE PARALLEL SAFE
+SET plan_cache_mode = force_custom_plan
 AS $$
+#variable_conflict use_column
+BEGIN
+    -- checked first and apart: a parallel-restricted call in the query keeps it serial
+    PERFORM acmetrace_internal.known_cluster(queue_cdf_scan.cluster);
+    RETURN QUERY
     SELECT g.cluster, g.type, u.x, g.n, round(u.p::numeric, 2)
       FROM (SELECT j.cluster, CASE WHEN grouping(j.type) = 0 THEN j.type ELSE 'all' END AS type, grouping(j.type) AS total,
                    count(*) AS n, acmetrace.cdf_at(j.wait_s, thresholds) AS cdf
               FROM acmetrace.jobs j
-             WHERE acmetrace_internal.known_cluster(queue_cdf_scan.cluster)
-               AND (queue_cdf_scan.since IS NULL OR j.submit_time >= queue_cdf_scan.since)
+             WHERE (queue_cdf_scan.since IS NULL OR j.submit_time >= queue_cdf_scan.since)
                AND (queue_cdf_scan.until IS NULL OR j.submit_time < queue_cdf_scan.until)
                AND j.wait_s >= 0 AND (j.gpu_num > 0 OR coalesce(all_jobs, false))
                AND (queue_cdf_scan.cluster IS NULL OR j.cluster = queue_cdf_scan.cluster)
              GROUP BY GROUPING SETS ((j.cluster), (j.cluster, j.type))) g,
            unnest(thresholds, g.cdf) u(x, p)
      WHERE g.cdf IS NOT NULL
-     ORDER BY g.cluster COLLATE "C", g.total DESC, g.type COLLATE "C", u.x
+     ORDER BY g.cluster COLLATE "C", g.total DESC, g.type COLLATE "C", u.x;
+END
 $$;
 COMMENT ON FUNCTION acmetrace_internal.queue_cdf_scan(text, double precision[], boolean, timestamptz, timestamptz) IS
   'The scan path of acmetrace.queue_cdf: reads acmetrace.jobs.';
 
 CREATE FUNCTION acmetrace_internal.queue_cdf_summary(cluster text, thresholds double precision[])
-RETURNS TABLE (cluster text, type text, queue_s double precision, jobs bigint, cdf_pct numeric)
-LANGUAGE sql STABLE PARALLEL SAFE
+RETURNS TABLE (out_cluster text, type text, queue_s double precision, jobs bigint, cdf_pct numeric)
+LANGUAGE plpgsql STABLE PARALLEL SAFE
+SET plan_cache_mode = force_custom_plan
 AS $$
+#variable_conflict use_column
+BEGIN
+    -- checked first and apart: a parallel-restricted call in the query keeps it serial
+    PERFORM acmetrace_internal.known_cluster(queue_cdf_summary.cluster);
+    RETURN QUERY
     WITH r AS (
         SELECT v.cluster, v.type, acmetrace_internal.vc_counts_at(v.vals, v.counts, thresholds || 'Infinity'::float8, false) AS a
           FROM acmetrace.summary_values v
-         WHERE acmetrace_internal.known_cluster(queue_cdf_summary.cluster)
-           AND v.measure = 'wait'
+         WHERE v.measure = 'wait'
            AND (queue_cdf_summary.cluster IS NULL OR v.cluster = queue_cdf_summary.cluster)),
     g AS (
         SELECT r.cluster, CASE WHEN grouping(r.type) = 0 THEN r.type ELSE 'all' END AS type, grouping(r.type) AS total,
@@ -44,7 +55,8 @@ AS $$
     SELECT l.cluster, l.type, u.x, l.a[cardinality(l.a)], round(((u.c::float8 / l.a[cardinality(l.a)]::float8) * 100)::numeric, 2)
       FROM l, unnest(thresholds, l.a) u(x, c)
      WHERE u.x IS NOT NULL
-     ORDER BY l.cluster COLLATE "C", l.total DESC, l.type COLLATE "C", u.x
+     ORDER BY l.cluster COLLATE "C", l.total DESC, l.type COLLATE "C", u.x;
+END
 $$;
 
 CREATE FUNCTION acmetrace_internal.queue_cdf_run(a1 text, a2 double precision[], a3 boolean, a_since timestamptz, a_until timestamptz)

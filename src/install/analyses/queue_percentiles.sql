@@ -8,9 +8,15 @@ CREATE FUNCTION acmetrace_internal.queue_percentiles_scan(cluster text DEFAULT N
                                             fractions double precision[] DEFAULT '{0.5,0.9,0.99}',
                                             all_jobs boolean DEFAULT false,
         since timestamptz DEFAULT NULL, until timestamptz DEFAULT NULL)
-RETURNS TABLE (cluster text, type text, jobs bigint, percentiles_s numeric[], sketch acmetrace.delay_sketch)
-LANGUAGE sql STABLE PARALLEL SAFE
+RETURNS TABLE (out_cluster text, type text, jobs bigint, percentiles_s numeric[], sketch acmetrace.delay_sketch)
+LANGUAGE plpgsql STABLE PARALLEL SAFE
+SET plan_cache_mode = force_custom_plan
 AS $$
+#variable_conflict use_column
+BEGIN
+    -- checked first and apart: a parallel-restricted call in the query keeps it serial
+    PERFORM acmetrace_internal.known_cluster(queue_percentiles_scan.cluster);
+    RETURN QUERY
     SELECT s.cluster, s.type, acmetrace.count(s.sk),
            ARRAY(SELECT acmetrace_internal.sig3(p.v)
                    FROM unnest(acmetrace.percentiles(s.sk, fractions)) WITH ORDINALITY p(v, k) ORDER BY p.k),
@@ -18,22 +24,28 @@ AS $$
       FROM (SELECT j.cluster, CASE WHEN grouping(j.type) = 0 THEN j.type ELSE 'all' END AS type, grouping(j.type) AS total,
                    acmetrace.delay_sketch_agg(j.wait_s) AS sk
               FROM acmetrace.jobs j
-             WHERE acmetrace_internal.known_cluster(queue_percentiles_scan.cluster)
-               AND (queue_percentiles_scan.since IS NULL OR j.submit_time >= queue_percentiles_scan.since)
+             WHERE (queue_percentiles_scan.since IS NULL OR j.submit_time >= queue_percentiles_scan.since)
                AND (queue_percentiles_scan.until IS NULL OR j.submit_time < queue_percentiles_scan.until)
                AND acmetrace_internal.check_fractions(fractions)
                AND j.wait_s >= 0 AND (j.gpu_num > 0 OR coalesce(all_jobs, false))
                AND (queue_percentiles_scan.cluster IS NULL OR j.cluster = queue_percentiles_scan.cluster)
              GROUP BY GROUPING SETS ((j.cluster), (j.cluster, j.type))) s
-     ORDER BY s.cluster COLLATE "C", s.total DESC, s.type COLLATE "C"
+     ORDER BY s.cluster COLLATE "C", s.total DESC, s.type COLLATE "C";
+END
 $$;
 COMMENT ON FUNCTION acmetrace_internal.queue_percentiles_scan(text, double precision[], boolean, timestamptz, timestamptz) IS
   'The scan path of acmetrace.queue_percentiles: reads acmetrace.jobs.';
 
 CREATE FUNCTION acmetrace_internal.queue_percentiles_summary(cluster text, fractions double precision[])
-RETURNS TABLE (cluster text, type text, jobs bigint, percentiles_s numeric[], sketch acmetrace.delay_sketch)
-LANGUAGE sql STABLE PARALLEL SAFE
+RETURNS TABLE (out_cluster text, type text, jobs bigint, percentiles_s numeric[], sketch acmetrace.delay_sketch)
+LANGUAGE plpgsql STABLE PARALLEL SAFE
+SET plan_cache_mode = force_custom_plan
 AS $$
+#variable_conflict use_column
+BEGIN
+    -- checked first and apart: a parallel-restricted call in the query keeps it serial
+    PERFORM acmetrace_internal.known_cluster(queue_percentiles_summary.cluster);
+    RETURN QUERY
     SELECT s.cluster, s.type, acmetrace.count(s.sk),
            ARRAY(SELECT acmetrace_internal.sig3(p.v)
                    FROM unnest(acmetrace.percentiles(s.sk, fractions)) WITH ORDINALITY p(v, k) ORDER BY p.k),
@@ -41,12 +53,12 @@ AS $$
       FROM (SELECT v.cluster, CASE WHEN grouping(v.type) = 0 THEN v.type ELSE 'all' END AS type, grouping(v.type) AS total,
                    acmetrace.rollup(acmetrace_internal.vc_sketch(v.vals, v.counts)) AS sk
               FROM acmetrace.summary_values v
-             WHERE acmetrace_internal.known_cluster(queue_percentiles_summary.cluster)
-               AND acmetrace_internal.check_fractions(fractions)
+             WHERE acmetrace_internal.check_fractions(fractions)
                AND v.measure = 'wait'
                AND (queue_percentiles_summary.cluster IS NULL OR v.cluster = queue_percentiles_summary.cluster)
              GROUP BY GROUPING SETS ((v.cluster), (v.cluster, v.type))) s
-     ORDER BY s.cluster COLLATE "C", s.total DESC, s.type COLLATE "C"
+     ORDER BY s.cluster COLLATE "C", s.total DESC, s.type COLLATE "C";
+END
 $$;
 
 CREATE FUNCTION acmetrace_internal.queue_percentiles_run(a1 text, a2 double precision[], a3 boolean, a_since timestamptz, a_until timestamptz)

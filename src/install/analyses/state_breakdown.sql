@@ -3,10 +3,16 @@
 
 CREATE FUNCTION acmetrace_internal.state_breakdown_scan(cluster text DEFAULT NULL,
         since timestamptz DEFAULT NULL, until timestamptz DEFAULT NULL)
-RETURNS TABLE (cluster text, final_state text, jobs bigint, job_pct numeric,
+RETURNS TABLE (out_cluster text, final_state text, jobs bigint, job_pct numeric,
                gpu_h numeric, gpu_h_pct numeric)
-LANGUAGE sql STABLE PARALLEL SAFE
+LANGUAGE plpgsql STABLE PARALLEL SAFE
+SET plan_cache_mode = force_custom_plan
 AS $$
+#variable_conflict use_column
+BEGIN
+    -- checked first and apart: a parallel-restricted call in the query keeps it serial
+    PERFORM acmetrace_internal.known_cluster(state_breakdown_scan.cluster);
+    RETURN QUERY
     SELECT s.cluster, s.final_state, s.n,
            acmetrace_internal.pct(s.n, sum(s.n) OVER w),
            round(s.t / 3600, 2),
@@ -14,8 +20,7 @@ AS $$
       FROM (SELECT j.cluster, j.final_state, count(*) AS n,
                    sum(coalesce(j.gpu_time, j.duration * j.gpu_num)) AS t
               FROM acmetrace.jobs j
-             WHERE acmetrace_internal.known_cluster(state_breakdown_scan.cluster)
-               AND (state_breakdown_scan.since IS NULL OR j.submit_time >= state_breakdown_scan.since)
+             WHERE (state_breakdown_scan.since IS NULL OR j.submit_time >= state_breakdown_scan.since)
                AND (state_breakdown_scan.until IS NULL OR j.submit_time < state_breakdown_scan.until)
                AND j.gpu_num > 0
                AND (state_breakdown_scan.cluster IS NULL OR j.cluster = state_breakdown_scan.cluster)
@@ -23,30 +28,37 @@ AS $$
     WINDOW w AS (PARTITION BY s.cluster)
      ORDER BY s.cluster COLLATE "C",
               array_position(ARRAY['COMPLETED', 'CANCELLED', 'FAILED'], s.final_state),
-              s.final_state COLLATE "C"
+              s.final_state COLLATE "C";
+END
 $$;
 COMMENT ON FUNCTION acmetrace_internal.state_breakdown_scan(text, timestamptz, timestamptz) IS
   'The scan path of acmetrace.state_breakdown: reads acmetrace.jobs.';
 
 CREATE FUNCTION acmetrace_internal.state_breakdown_summary(cluster text)
-RETURNS TABLE (cluster text, final_state text, jobs bigint, job_pct numeric,
+RETURNS TABLE (out_cluster text, final_state text, jobs bigint, job_pct numeric,
                gpu_h numeric, gpu_h_pct numeric)
-LANGUAGE sql STABLE PARALLEL SAFE
+LANGUAGE plpgsql STABLE PARALLEL SAFE
+SET plan_cache_mode = force_custom_plan
 AS $$
+#variable_conflict use_column
+BEGIN
+    -- checked first and apart: a parallel-restricted call in the query keeps it serial
+    PERFORM acmetrace_internal.known_cluster(state_breakdown_summary.cluster);
+    RETURN QUERY
     SELECT s.cluster, s.final_state, s.n,
            acmetrace_internal.pct(s.n, sum(s.n) OVER w),
            round(s.t / 3600, 2),
            acmetrace_internal.pct(s.t, sum(s.t) OVER w)
       FROM (SELECT r.cluster, r.final_state, sum(r.jobs)::bigint AS n, sum(r.gpu_time_published) AS t
               FROM acmetrace.summary_groups r
-             WHERE acmetrace_internal.known_cluster(state_breakdown_summary.cluster)
-               AND r.gpu_num > 0
+             WHERE r.gpu_num > 0
                AND (state_breakdown_summary.cluster IS NULL OR r.cluster = state_breakdown_summary.cluster)
              GROUP BY r.cluster, r.final_state) s
     WINDOW w AS (PARTITION BY s.cluster)
      ORDER BY s.cluster COLLATE "C",
               array_position(ARRAY['COMPLETED', 'CANCELLED', 'FAILED'], s.final_state),
-              s.final_state COLLATE "C"
+              s.final_state COLLATE "C";
+END
 $$;
 
 CREATE FUNCTION acmetrace_internal.state_breakdown_run(a1 text, a_since timestamptz, a_until timestamptz)

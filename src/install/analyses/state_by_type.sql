@@ -3,10 +3,16 @@
 -- Final states per cluster and job type (GPU jobs).
 CREATE FUNCTION acmetrace_internal.state_by_type_scan(cluster text DEFAULT NULL,
         since timestamptz DEFAULT NULL, until timestamptz DEFAULT NULL)
-RETURNS TABLE (cluster text, type text, final_state text, jobs bigint, job_pct numeric,
+RETURNS TABLE (out_cluster text, type text, final_state text, jobs bigint, job_pct numeric,
                gpu_h numeric, gpu_h_pct numeric)
-LANGUAGE sql STABLE PARALLEL SAFE
+LANGUAGE plpgsql STABLE PARALLEL SAFE
+SET plan_cache_mode = force_custom_plan
 AS $$
+#variable_conflict use_column
+BEGIN
+    -- checked first and apart: a parallel-restricted call in the query keeps it serial
+    PERFORM acmetrace_internal.known_cluster(state_by_type_scan.cluster);
+    RETURN QUERY
     SELECT s.cluster, s.type, s.final_state, s.n,
            acmetrace_internal.pct(s.n, sum(s.n) OVER w),
            round(s.t / 3600, 2),
@@ -15,24 +21,30 @@ AS $$
                    grouping(j.type) AS total, j.final_state, count(*) AS n,
                    coalesce(sum(j.duration * j.gpu_num), 0) AS t
               FROM acmetrace.jobs j
-             WHERE acmetrace_internal.known_cluster(state_by_type_scan.cluster)
-               AND (state_by_type_scan.since IS NULL OR j.submit_time >= state_by_type_scan.since)
+             WHERE (state_by_type_scan.since IS NULL OR j.submit_time >= state_by_type_scan.since)
                AND (state_by_type_scan.until IS NULL OR j.submit_time < state_by_type_scan.until)
                AND j.gpu_num > 0 AND (state_by_type_scan.cluster IS NULL OR j.cluster = state_by_type_scan.cluster)
              GROUP BY GROUPING SETS ((j.cluster, j.final_state), (j.cluster, j.type, j.final_state))) s
     WINDOW w AS (PARTITION BY s.cluster, s.total, s.type)
      ORDER BY s.cluster COLLATE "C", s.total DESC, s.type COLLATE "C",
               array_position(ARRAY['COMPLETED', 'CANCELLED', 'FAILED'], s.final_state),
-              s.final_state COLLATE "C"
+              s.final_state COLLATE "C";
+END
 $$;
 COMMENT ON FUNCTION acmetrace_internal.state_by_type_scan(text, timestamptz, timestamptz) IS
   'The scan path of acmetrace.state_by_type: reads acmetrace.jobs.';
 
 CREATE FUNCTION acmetrace_internal.state_by_type_summary(cluster text)
-RETURNS TABLE (cluster text, type text, final_state text, jobs bigint, job_pct numeric,
+RETURNS TABLE (out_cluster text, type text, final_state text, jobs bigint, job_pct numeric,
                gpu_h numeric, gpu_h_pct numeric)
-LANGUAGE sql STABLE PARALLEL SAFE
+LANGUAGE plpgsql STABLE PARALLEL SAFE
+SET plan_cache_mode = force_custom_plan
 AS $$
+#variable_conflict use_column
+BEGIN
+    -- checked first and apart: a parallel-restricted call in the query keeps it serial
+    PERFORM acmetrace_internal.known_cluster(state_by_type_summary.cluster);
+    RETURN QUERY
     SELECT s.cluster, s.type, s.final_state, s.n,
            acmetrace_internal.pct(s.n, sum(s.n) OVER w),
            round(s.t / 3600, 2),
@@ -40,13 +52,13 @@ AS $$
       FROM (SELECT r.cluster, CASE WHEN grouping(r.type) = 0 THEN r.type ELSE 'all' END AS type,
                    grouping(r.type) AS total, r.final_state, sum(r.jobs)::bigint AS n, coalesce(sum(r.gpu_time), 0) AS t
               FROM acmetrace.summary_groups r
-             WHERE acmetrace_internal.known_cluster(state_by_type_summary.cluster)
-               AND r.gpu_num > 0 AND (state_by_type_summary.cluster IS NULL OR r.cluster = state_by_type_summary.cluster)
+             WHERE r.gpu_num > 0 AND (state_by_type_summary.cluster IS NULL OR r.cluster = state_by_type_summary.cluster)
              GROUP BY GROUPING SETS ((r.cluster, r.final_state), (r.cluster, r.type, r.final_state))) s
     WINDOW w AS (PARTITION BY s.cluster, s.total, s.type)
      ORDER BY s.cluster COLLATE "C", s.total DESC, s.type COLLATE "C",
               array_position(ARRAY['COMPLETED', 'CANCELLED', 'FAILED'], s.final_state),
-              s.final_state COLLATE "C"
+              s.final_state COLLATE "C";
+END
 $$;
 
 CREATE FUNCTION acmetrace_internal.state_by_type_run(a1 text, a_since timestamptz, a_until timestamptz)

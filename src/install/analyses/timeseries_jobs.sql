@@ -155,11 +155,14 @@ COMMENT ON FUNCTION acmetrace_internal.timeseries_summarize(text, boolean) IS
 
 CREATE FUNCTION acmetrace_internal.timeseries_forget()
 RETURNS void
-LANGUAGE sql
+LANGUAGE plpgsql
 AS $$
+#variable_conflict use_column
+BEGIN
 DELETE FROM acmetrace.summary_extents s WHERE NOT EXISTS (SELECT 1 FROM acmetrace.clusters c WHERE c.cluster = s.cluster);
 DELETE FROM acmetrace.summary_hours s WHERE NOT EXISTS (SELECT 1 FROM acmetrace.clusters c WHERE c.cluster = s.cluster);
 DELETE FROM acmetrace.summary_days s WHERE NOT EXISTS (SELECT 1 FROM acmetrace.clusters c WHERE c.cluster = s.cluster);
+END
 $$;
 COMMENT ON FUNCTION acmetrace_internal.timeseries_forget() IS
   'Deletes the time-series summaries of clusters that are no longer in acmetrace.clusters.';

@@ -10,13 +10,19 @@
 -- end_time holds its GPUs to the end; rows with end_time < start_time, which
 -- acmetrace.audit reports, are left out).
 CREATE FUNCTION acmetrace_internal.trace_comparison_scan(cluster text DEFAULT NULL)
-RETURNS TABLE (cluster text, source_format text, year integer,
+RETURNS TABLE (out_cluster text, source_format text, year integer,
                first_submit timestamptz, last_submit timestamptz,
                span_days numeric, months numeric,
                jobs bigint, gpu_jobs bigint, avg_gpus_per_gpu_job numeric,
                gpus integer, peak_allocated bigint)
-LANGUAGE sql STABLE PARALLEL SAFE
+LANGUAGE plpgsql STABLE PARALLEL SAFE
+SET plan_cache_mode = force_custom_plan
 AS $$
+#variable_conflict use_column
+BEGIN
+    -- checked first and apart: a parallel-restricted call in the query keeps it serial
+    PERFORM acmetrace_internal.known_cluster(trace_comparison_scan.cluster);
+    RETURN QUERY
 SELECT c.cluster, c.source_format,
        date_part('year', min(j.submit_time) AT TIME ZONE c.time_zone)::integer,
        min(j.submit_time), max(j.submit_time),
@@ -30,22 +36,28 @@ SELECT c.cluster, c.source_format,
                       FILTER (WHERE j.gpu_num > 0 AND NOT coalesce(j.end_time < j.start_time, false)))
   FROM acmetrace.clusters c
   LEFT JOIN acmetrace.jobs j ON j.cluster = c.cluster
- WHERE acmetrace_internal.known_cluster(trace_comparison_scan.cluster)
-   AND (trace_comparison_scan.cluster IS NULL OR c.cluster = trace_comparison_scan.cluster)
+ WHERE (trace_comparison_scan.cluster IS NULL OR c.cluster = trace_comparison_scan.cluster)
  GROUP BY c.cluster, c.source_format, c.time_zone, c.gpu_capacity
- ORDER BY c.cluster COLLATE "C"
+ ORDER BY c.cluster COLLATE "C";
+END
 $$;
 COMMENT ON FUNCTION acmetrace_internal.trace_comparison_scan(text) IS
   'The scan path of acmetrace.trace_comparison: reads acmetrace.jobs.';
 
 CREATE FUNCTION acmetrace_internal.trace_comparison_summary(cluster text)
-RETURNS TABLE (cluster text, source_format text, year integer,
+RETURNS TABLE (out_cluster text, source_format text, year integer,
                first_submit timestamptz, last_submit timestamptz,
                span_days numeric, months numeric,
                jobs bigint, gpu_jobs bigint, avg_gpus_per_gpu_job numeric,
                gpus integer, peak_allocated bigint)
-LANGUAGE sql STABLE PARALLEL SAFE
+LANGUAGE plpgsql STABLE PARALLEL SAFE
+SET plan_cache_mode = force_custom_plan
 AS $$
+#variable_conflict use_column
+BEGIN
+    -- checked first and apart: a parallel-restricted call in the query keeps it serial
+    PERFORM acmetrace_internal.known_cluster(trace_comparison_summary.cluster);
+    RETURN QUERY
 SELECT c.cluster, c.source_format,
        date_part('year', min(s.first_submit) AT TIME ZONE c.time_zone)::integer,
        min(s.first_submit), max(s.last_submit),
@@ -60,10 +72,10 @@ SELECT c.cluster, c.source_format,
   FROM acmetrace.clusters c
   LEFT JOIN acmetrace.summary_groups s ON s.cluster = c.cluster
   LEFT JOIN acmetrace.summary_clusters sc ON sc.cluster = c.cluster
- WHERE acmetrace_internal.known_cluster(trace_comparison_summary.cluster)
-   AND (trace_comparison_summary.cluster IS NULL OR c.cluster = trace_comparison_summary.cluster)
+ WHERE (trace_comparison_summary.cluster IS NULL OR c.cluster = trace_comparison_summary.cluster)
  GROUP BY c.cluster, c.source_format, c.time_zone, c.gpu_capacity, sc.peak_allocated
- ORDER BY c.cluster COLLATE "C"
+ ORDER BY c.cluster COLLATE "C";
+END
 $$;
 
 CREATE FUNCTION acmetrace_internal.trace_comparison_run(a1 text)

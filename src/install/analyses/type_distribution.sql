@@ -2,10 +2,16 @@
 
 CREATE FUNCTION acmetrace_internal.type_distribution_scan(cluster text DEFAULT NULL,
         since timestamptz DEFAULT NULL, until timestamptz DEFAULT NULL)
-RETURNS TABLE (cluster text, type text, jobs bigint, job_pct numeric,
+RETURNS TABLE (out_cluster text, type text, jobs bigint, job_pct numeric,
                gpu_h numeric, gpu_h_pct numeric)
-LANGUAGE sql STABLE PARALLEL SAFE
+LANGUAGE plpgsql STABLE PARALLEL SAFE
+SET plan_cache_mode = force_custom_plan
 AS $$
+#variable_conflict use_column
+BEGIN
+    -- checked first and apart: a parallel-restricted call in the query keeps it serial
+    PERFORM acmetrace_internal.known_cluster(type_distribution_scan.cluster);
+    RETURN QUERY
     SELECT s.cluster, s.type, s.n,
            acmetrace_internal.pct(s.n, max(s.n) FILTER (WHERE s.total = 1) OVER w),
            round(s.t / 3600, 2),
@@ -14,22 +20,28 @@ AS $$
                    grouping(j.type) AS total, count(*) AS n,
                    coalesce(sum(j.duration * j.gpu_num), 0) AS t
               FROM acmetrace.jobs j
-             WHERE acmetrace_internal.known_cluster(type_distribution_scan.cluster)
-               AND (type_distribution_scan.since IS NULL OR j.submit_time >= type_distribution_scan.since)
+             WHERE (type_distribution_scan.since IS NULL OR j.submit_time >= type_distribution_scan.since)
                AND (type_distribution_scan.until IS NULL OR j.submit_time < type_distribution_scan.until)
                AND j.gpu_num > 0 AND (type_distribution_scan.cluster IS NULL OR j.cluster = type_distribution_scan.cluster)
              GROUP BY GROUPING SETS ((j.cluster), (j.cluster, j.type))) s
     WINDOW w AS (PARTITION BY s.cluster)
-     ORDER BY s.cluster COLLATE "C", s.total DESC, s.n DESC, s.type COLLATE "C"
+     ORDER BY s.cluster COLLATE "C", s.total DESC, s.n DESC, s.type COLLATE "C";
+END
 $$;
 COMMENT ON FUNCTION acmetrace_internal.type_distribution_scan(text, timestamptz, timestamptz) IS
   'The scan path of acmetrace.type_distribution: reads acmetrace.jobs.';
 
 CREATE FUNCTION acmetrace_internal.type_distribution_summary(cluster text)
-RETURNS TABLE (cluster text, type text, jobs bigint, job_pct numeric,
+RETURNS TABLE (out_cluster text, type text, jobs bigint, job_pct numeric,
                gpu_h numeric, gpu_h_pct numeric)
-LANGUAGE sql STABLE PARALLEL SAFE
+LANGUAGE plpgsql STABLE PARALLEL SAFE
+SET plan_cache_mode = force_custom_plan
 AS $$
+#variable_conflict use_column
+BEGIN
+    -- checked first and apart: a parallel-restricted call in the query keeps it serial
+    PERFORM acmetrace_internal.known_cluster(type_distribution_summary.cluster);
+    RETURN QUERY
     SELECT s.cluster, s.type, s.n,
            acmetrace_internal.pct(s.n, max(s.n) FILTER (WHERE s.total = 1) OVER w),
            round(s.t / 3600, 2),
@@ -37,11 +49,11 @@ AS $$
       FROM (SELECT r.cluster, CASE WHEN grouping(r.type) = 0 THEN r.type ELSE 'all' END AS type,
                    grouping(r.type) AS total, sum(r.jobs)::bigint AS n, coalesce(sum(r.gpu_time), 0) AS t
               FROM acmetrace.summary_groups r
-             WHERE acmetrace_internal.known_cluster(type_distribution_summary.cluster)
-               AND r.gpu_num > 0 AND (type_distribution_summary.cluster IS NULL OR r.cluster = type_distribution_summary.cluster)
+             WHERE r.gpu_num > 0 AND (type_distribution_summary.cluster IS NULL OR r.cluster = type_distribution_summary.cluster)
              GROUP BY GROUPING SETS ((r.cluster), (r.cluster, r.type))) s
     WINDOW w AS (PARTITION BY s.cluster)
-     ORDER BY s.cluster COLLATE "C", s.total DESC, s.n DESC, s.type COLLATE "C"
+     ORDER BY s.cluster COLLATE "C", s.total DESC, s.n DESC, s.type COLLATE "C";
+END
 $$;
 
 CREATE FUNCTION acmetrace_internal.type_distribution_run(a1 text, a_since timestamptz, a_until timestamptz)

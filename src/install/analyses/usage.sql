@@ -46,8 +46,12 @@ COMMENT ON FUNCTION acmetrace_internal.usage_capacity_pct(numeric, bigint, times
 -- One cluster's summary_usage rows for the given end days (NULL: all), from its jobs.
 CREATE FUNCTION acmetrace_internal.usage_rows(cl text, tz text, days date[])
 RETURNS SETOF acmetrace.summary_usage
-LANGUAGE sql STABLE
+LANGUAGE plpgsql STABLE
+SET plan_cache_mode = force_custom_plan
 AS $$
+#variable_conflict use_column
+BEGIN
+    RETURN QUERY
     SELECT cl, x.d, x.user_id, x.vc, x.n, x.gn, x.t, x.f, x.c, x.wn, x.ws,
            m.merged_vals, m.merged_counts, x.fs, x.le
       FROM (SELECT j.d, j.user_id, j.vc, count(*) AS n, count(*) FILTER (WHERE j.gpu_num > 0) AS gn,
@@ -81,7 +85,8 @@ AS $$
                        AND (j.end_time AT TIME ZONE tz)::date = dd
                      WHERE days IS NOT NULL) j
              GROUP BY j.d, j.user_id, j.vc) x,
-           LATERAL acmetrace_internal.vc_merge(NULL, NULL, x.wv, x.wc) m
+           LATERAL acmetrace_internal.vc_merge(NULL, NULL, x.wv, x.wc) m;
+END
 $$;
 COMMENT ON FUNCTION acmetrace_internal.usage_rows(text, text, date[]) IS
   'The summary_usage rows of cluster cl (time zone tz) for the days of end in days (NULL: every day), from its jobs.';
@@ -168,20 +173,29 @@ COMMENT ON FUNCTION acmetrace_internal.usage_delta(text, acmetrace.jobs[], acmet
 -- summarize_all's part: rows of clusters that are gone.
 CREATE FUNCTION acmetrace_internal.usage_prune()
 RETURNS void
-LANGUAGE sql
+LANGUAGE plpgsql
 AS $$
-DELETE FROM acmetrace.summary_usage s WHERE NOT EXISTS (SELECT 1 FROM acmetrace.clusters c WHERE c.cluster = s.cluster)
+#variable_conflict use_column
+BEGIN
+DELETE FROM acmetrace.summary_usage s WHERE NOT EXISTS (SELECT 1 FROM acmetrace.clusters c WHERE c.cluster = s.cluster);
+END
 $$;
 COMMENT ON FUNCTION acmetrace_internal.usage_prune() IS
   'summarize_all''s part for summary_usage: deletes the rows of clusters that are not loaded.';
 
 -- The scan: by 'user', 'vc', 'account' or 'partition'.
 CREATE FUNCTION acmetrace_internal.usage_scan(cluster text, since timestamptz, until timestamptz, by text)
-RETURNS TABLE (cluster text, grp text, jobs bigint, gpu_jobs bigint, gpu_h numeric, failed_gpu_h numeric,
+RETURNS TABLE (out_cluster text, grp text, jobs bigint, gpu_jobs bigint, gpu_h numeric, failed_gpu_h numeric,
                cancelled_gpu_h numeric, lost_gpu_h numeric, lost_pct numeric, mean_wait_s numeric,
                p90_wait_s numeric, capacity_pct numeric)
-LANGUAGE sql STABLE
+LANGUAGE plpgsql STABLE
+SET plan_cache_mode = force_custom_plan
 AS $$
+#variable_conflict use_column
+BEGIN
+    -- checked first and apart: a parallel-restricted call in the query keeps it serial
+    PERFORM acmetrace_internal.known_cluster(usage_scan.cluster);
+    RETURN QUERY
     WITH cs AS (
         SELECT c.cluster,
                coalesce(c.gpu_capacity,
@@ -192,8 +206,7 @@ AS $$
                (SELECT min(j.submit_time) FROM acmetrace.jobs j WHERE j.cluster = c.cluster AND j.end_time IS NOT NULL) AS fs,
                (SELECT max(j.end_time) FROM acmetrace.jobs j WHERE j.cluster = c.cluster) AS le
           FROM acmetrace.clusters c
-         WHERE acmetrace_internal.known_cluster(usage_scan.cluster)
-           AND (usage_scan.cluster IS NULL OR c.cluster = usage_scan.cluster)),
+         WHERE (usage_scan.cluster IS NULL OR c.cluster = usage_scan.cluster)),
     j AS (
         SELECT j.cluster,
                CASE usage_scan.by WHEN 'user' THEN j.user_id WHEN 'vc' THEN j.vc
@@ -230,7 +243,8 @@ AS $$
            acmetrace_internal.sig3(r.mw::float8), acmetrace_internal.sig3(r.p90),
            acmetrace_internal.usage_capacity_pct(r.t, cs.cap, usage_scan.since, usage_scan.until, cs.fs, cs.le)
       FROM r JOIN cs ON cs.cluster = r.cluster
-     ORDER BY r.cluster COLLATE "C", r.total DESC, r.f + r.c DESC, r.grp COLLATE "C" NULLS LAST
+     ORDER BY r.cluster COLLATE "C", r.total DESC, r.f + r.c DESC, r.grp COLLATE "C" NULLS LAST;
+END
 $$;
 COMMENT ON FUNCTION acmetrace_internal.usage_scan(text, timestamptz, timestamptz, text) IS
   'The scan path of acmetrace.usage_by_user and usage_by_group (by user, vc, account or partition): reads acmetrace.jobs (and acmetrace.slurm_jobs).';
@@ -238,11 +252,17 @@ COMMENT ON FUNCTION acmetrace_internal.usage_scan(text, timestamptz, timestamptz
 -- The same rows from summary_usage: by 'user' or 'vc', windows on the
 -- clusters' local midnights (usage_run checks).
 CREATE FUNCTION acmetrace_internal.usage_summary(cluster text, since timestamptz, until timestamptz, by text)
-RETURNS TABLE (cluster text, grp text, jobs bigint, gpu_jobs bigint, gpu_h numeric, failed_gpu_h numeric,
+RETURNS TABLE (out_cluster text, grp text, jobs bigint, gpu_jobs bigint, gpu_h numeric, failed_gpu_h numeric,
                cancelled_gpu_h numeric, lost_gpu_h numeric, lost_pct numeric, mean_wait_s numeric,
                p90_wait_s numeric, capacity_pct numeric)
-LANGUAGE sql STABLE
+LANGUAGE plpgsql STABLE
+SET plan_cache_mode = force_custom_plan
 AS $$
+#variable_conflict use_column
+BEGIN
+    -- checked first and apart: a parallel-restricted call in the query keeps it serial
+    PERFORM acmetrace_internal.known_cluster(usage_summary.cluster);
+    RETURN QUERY
     WITH cs AS (
         SELECT c.cluster, coalesce(c.gpu_capacity, nullif(sc.peak_allocated, 0)) AS cap,
                (SELECT min(s.first_submit) FROM acmetrace.summary_usage s WHERE s.cluster = c.cluster) AS fs,
@@ -251,8 +271,7 @@ AS $$
                (usage_summary.until AT TIME ZONE c.time_zone)::date AS ud
           FROM acmetrace.clusters c
           LEFT JOIN acmetrace.summary_clusters sc ON sc.cluster = c.cluster
-         WHERE acmetrace_internal.known_cluster(usage_summary.cluster)
-           AND (usage_summary.cluster IS NULL OR c.cluster = usage_summary.cluster)),
+         WHERE (usage_summary.cluster IS NULL OR c.cluster = usage_summary.cluster)),
     s AS MATERIALIZED (
         SELECT s.*, CASE WHEN usage_summary.by = 'user' THEN s.user_id ELSE s.vc END AS grp
           FROM cs JOIN acmetrace.summary_usage s ON s.cluster = cs.cluster
@@ -287,7 +306,8 @@ AS $$
            acmetrace_internal.sig3(r.mw::float8), acmetrace_internal.sig3(r.p90),
            acmetrace_internal.usage_capacity_pct(r.t, cs.cap, usage_summary.since, usage_summary.until, cs.fs, cs.le)
       FROM r JOIN cs ON cs.cluster = r.cluster
-     ORDER BY r.cluster COLLATE "C", r.total DESC, r.f + r.c DESC, r.grp COLLATE "C" NULLS LAST
+     ORDER BY r.cluster COLLATE "C", r.total DESC, r.f + r.c DESC, r.grp COLLATE "C" NULLS LAST;
+END
 $$;
 COMMENT ON FUNCTION acmetrace_internal.usage_summary(text, timestamptz, timestamptz, text) IS
   'The summary path of acmetrace.usage_by_user and usage_by_group (by user or vc): reads acmetrace.summary_usage, whole days of end.';
@@ -295,13 +315,18 @@ COMMENT ON FUNCTION acmetrace_internal.usage_summary(text, timestamptz, timestam
 -- Whether since and until are unbounded or local midnights of every cluster in scope.
 CREATE FUNCTION acmetrace_internal.usage_days(cluster text, since timestamptz, until timestamptz)
 RETURNS boolean
-LANGUAGE sql STABLE
+LANGUAGE plpgsql STABLE
 AS $$
+#variable_conflict use_column
+BEGIN
+    RETURN (
 SELECT NOT EXISTS (
     SELECT 1 FROM acmetrace.clusters c
      WHERE (usage_days.cluster IS NULL OR c.cluster = usage_days.cluster)
        AND NOT (coalesce(isfinite(usage_days.since) AND (usage_days.since AT TIME ZONE c.time_zone)::time = '00:00', true)
                 AND coalesce(isfinite(usage_days.until) AND (usage_days.until AT TIME ZONE c.time_zone)::time = '00:00', true)))
+    );
+END
 $$;
 COMMENT ON FUNCTION acmetrace_internal.usage_days(text, timestamptz, timestamptz) IS
   'True when since and until are each NULL or a midnight in the time zone of every cluster in scope (cluster NULL: every cluster).';

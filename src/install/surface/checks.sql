@@ -26,12 +26,17 @@ COMMENT ON FUNCTION acmetrace_internal.known_cluster(text, text) IS
 -- A cluster that must be given: NULL is 22004.
 CREATE FUNCTION acmetrace_internal.one_cluster(cluster text, fn text)
 RETURNS boolean
-LANGUAGE sql STABLE PARALLEL RESTRICTED
+LANGUAGE plpgsql STABLE PARALLEL RESTRICTED
 AS $$
+#variable_conflict use_column
+BEGIN
+    RETURN (
 SELECT CASE WHEN cluster IS NULL
             THEN acmetrace_internal.raise('22004', fn || ' needs a cluster, not NULL',
                                           'SELECT cluster FROM acmetrace.clusters lists the loaded clusters.')
             ELSE acmetrace_internal.known_cluster(cluster) END
+    );
+END
 $$;
 COMMENT ON FUNCTION acmetrace_internal.one_cluster(text, text) IS
   'known_cluster for functions of one cluster: a NULL cluster is ERROR 22004 naming the function fn.';
@@ -55,10 +60,15 @@ COMMENT ON FUNCTION acmetrace_internal.check_fractions(double precision[]) IS
 -- cluster is not loaded.
 CREATE FUNCTION acmetrace_internal.cluster_zone(cluster text)
 RETURNS text
-LANGUAGE sql STABLE
+LANGUAGE plpgsql STABLE
 AS $$
+#variable_conflict use_column
+BEGIN
+    RETURN (
 SELECT c.time_zone FROM acmetrace.clusters c
  WHERE acmetrace_internal.one_cluster(cluster_zone.cluster, 'this function') AND c.cluster = cluster_zone.cluster
+    );
+END
 $$;
 COMMENT ON FUNCTION acmetrace_internal.cluster_zone(text) IS
   'The time zone of a loaded cluster (acmetrace.clusters.time_zone); ERROR 42704 if it is not loaded.';

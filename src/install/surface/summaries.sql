@@ -650,9 +650,14 @@ COMMENT ON FUNCTION acmetrace_internal.changing(text) IS
 -- summarize_delta decides, before the trigger copies them into arrays).
 CREATE FUNCTION acmetrace_internal.many_changes(cl text, n bigint)
 RETURNS boolean
-LANGUAGE sql STABLE
+LANGUAGE plpgsql STABLE
 AS $$
+#variable_conflict use_column
+BEGIN
+    RETURN (
 SELECT 4 * 2 * n > coalesce((SELECT s.jobs FROM acmetrace.summary_clusters s WHERE s.cluster = cl), 0)
+    );
+END
 $$;
 COMMENT ON FUNCTION acmetrace_internal.many_changes(text, bigint) IS
   'Whether an UPDATE or DELETE of n jobs of cluster cl rebuilds its summaries rather than applying the change (over an eighth of its jobs).';
