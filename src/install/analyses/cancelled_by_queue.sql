@@ -99,7 +99,17 @@ RETURNS TABLE (cluster text, bin integer, queue_from_s double precision, queue_t
                jobs bigint, cancelled bigint, cancelled_job_pct numeric)
 LANGUAGE plpgsql STABLE PARALLEL SAFE
 AS $$
+DECLARE
+    per_cluster text;
 BEGIN
+    IF a1 IS NULL AND acmetrace_internal.distributed() THEN
+        -- on Citus cluster by cluster: each call is one query on one worker
+        -- (Citus runs GROUPING SETS and correlated subqueries only there)
+        FOR per_cluster IN SELECT k.cluster FROM acmetrace.clusters k ORDER BY k.cluster COLLATE "C" LOOP
+            RETURN QUERY SELECT * FROM acmetrace_internal.cancelled_by_queue_run(per_cluster, a2, a3, a4, a5);
+        END LOOP;
+        RETURN;
+    END IF;
     IF acmetrace_internal.summarized(a1) AND NOT coalesce(a5, false) THEN
         RETURN QUERY SELECT * FROM acmetrace_internal.cancelled_by_queue_summary(a1, a2, a3, a4);
     ELSE

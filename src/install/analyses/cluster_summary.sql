@@ -248,7 +248,17 @@ RETURNS TABLE (cluster text, job_num bigint, cpu_job_num bigint, gpu_job_num big
                fail_rate_cpu double precision)
 LANGUAGE plpgsql STABLE PARALLEL SAFE
 AS $$
+DECLARE
+    per_cluster text;
 BEGIN
+    IF a1 IS NULL AND acmetrace_internal.distributed() THEN
+        -- on Citus cluster by cluster: each call is one query on one worker
+        -- (Citus runs GROUPING SETS and correlated subqueries only there)
+        FOR per_cluster IN SELECT k.cluster FROM acmetrace.clusters k ORDER BY k.cluster COLLATE "C" LOOP
+            RETURN QUERY SELECT * FROM acmetrace_internal.cluster_summary_run(per_cluster, a2);
+        END LOOP;
+        RETURN;
+    END IF;
     IF acmetrace_internal.summarized(a1) THEN
         RETURN QUERY SELECT * FROM acmetrace_internal.cluster_summary_summary(a1, a2);
     ELSE

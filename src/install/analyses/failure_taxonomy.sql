@@ -89,7 +89,17 @@ RETURNS TABLE (cluster text, category text, reason text, jobs bigint, mean_gpus 
                mean_run_s numeric, gpu_h numeric, gpu_h_pct numeric)
 LANGUAGE plpgsql STABLE PARALLEL SAFE
 AS $$
+DECLARE
+    per_cluster text;
 BEGIN
+    IF a1 IS NULL AND acmetrace_internal.distributed() THEN
+        -- on Citus cluster by cluster: each call is one query on one worker
+        -- (Citus runs GROUPING SETS and correlated subqueries only there)
+        FOR per_cluster IN SELECT k.cluster FROM acmetrace.clusters k ORDER BY k.cluster COLLATE "C" LOOP
+            RETURN QUERY SELECT * FROM acmetrace_internal.failure_taxonomy_run(per_cluster, a_since, a_until);
+        END LOOP;
+        RETURN;
+    END IF;
     PERFORM acmetrace_internal.check_window(a_since, a_until);
     IF a_since IS NULL AND a_until IS NULL AND acmetrace_internal.summarized(a1) THEN
         RETURN QUERY SELECT * FROM acmetrace_internal.failure_taxonomy_summary(a1);

@@ -67,7 +67,17 @@ CREATE FUNCTION acmetrace_internal.gpu_num_cdf_run(a1 text, a2 double precision[
 RETURNS TABLE (cluster text, gpu_num double precision, jobs bigint, job_pct numeric, gpu_h_pct numeric)
 LANGUAGE plpgsql STABLE PARALLEL SAFE
 AS $$
+DECLARE
+    per_cluster text;
 BEGIN
+    IF a1 IS NULL AND acmetrace_internal.distributed() THEN
+        -- on Citus cluster by cluster: each call is one query on one worker
+        -- (Citus runs GROUPING SETS and correlated subqueries only there)
+        FOR per_cluster IN SELECT k.cluster FROM acmetrace.clusters k ORDER BY k.cluster COLLATE "C" LOOP
+            RETURN QUERY SELECT * FROM acmetrace_internal.gpu_num_cdf_run(per_cluster, a2, a_since, a_until);
+        END LOOP;
+        RETURN;
+    END IF;
     PERFORM acmetrace_internal.check_window(a_since, a_until);
     IF a_since IS NULL AND a_until IS NULL AND acmetrace_internal.summarized(a1) AND acmetrace_internal.plain_thresholds(a2) THEN
         RETURN QUERY SELECT * FROM acmetrace_internal.gpu_num_cdf_summary(a1, a2);

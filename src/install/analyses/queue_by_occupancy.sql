@@ -113,7 +113,17 @@ RETURNS TABLE (cluster text, type text, bin integer, gpus_from numeric, gpus_to 
                mean_queue_s numeric, median_queue_s numeric, p90_queue_s numeric)
 LANGUAGE plpgsql STABLE PARALLEL SAFE
 AS $$
+DECLARE
+    per_cluster text;
 BEGIN
+    IF a1 IS NULL AND acmetrace_internal.distributed() THEN
+        -- on Citus cluster by cluster: each call is one query on one worker
+        -- (Citus runs GROUPING SETS and correlated subqueries only there)
+        FOR per_cluster IN SELECT k.cluster FROM acmetrace.clusters k ORDER BY k.cluster COLLATE "C" LOOP
+            RETURN QUERY SELECT * FROM acmetrace_internal.queue_by_occupancy_run(per_cluster, a2, a3, a4, a5);
+        END LOOP;
+        RETURN;
+    END IF;
     IF acmetrace_internal.summarized(a1, true) AND a2 IS NOT DISTINCT FROM 10 AND a3 IS NOT DISTINCT FROM 'submit' AND a4 IS NULL AND NOT coalesce(a5, false) THEN
         RETURN QUERY SELECT * FROM acmetrace_internal.queue_by_occupancy_summary(a1);
     ELSE

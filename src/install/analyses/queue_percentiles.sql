@@ -65,7 +65,17 @@ CREATE FUNCTION acmetrace_internal.queue_percentiles_run(a1 text, a2 double prec
 RETURNS TABLE (cluster text, type text, jobs bigint, percentiles_s numeric[], sketch acmetrace.delay_sketch)
 LANGUAGE plpgsql STABLE PARALLEL SAFE
 AS $$
+DECLARE
+    per_cluster text;
 BEGIN
+    IF a1 IS NULL AND acmetrace_internal.distributed() THEN
+        -- on Citus cluster by cluster: each call is one query on one worker
+        -- (Citus runs GROUPING SETS and correlated subqueries only there)
+        FOR per_cluster IN SELECT k.cluster FROM acmetrace.clusters k ORDER BY k.cluster COLLATE "C" LOOP
+            RETURN QUERY SELECT * FROM acmetrace_internal.queue_percentiles_run(per_cluster, a2, a3, a_since, a_until);
+        END LOOP;
+        RETURN;
+    END IF;
     PERFORM acmetrace_internal.check_window(a_since, a_until);
     IF a_since IS NULL AND a_until IS NULL AND acmetrace_internal.summarized(a1) AND NOT coalesce(a3, false) THEN
         RETURN QUERY SELECT * FROM acmetrace_internal.queue_percentiles_summary(a1, a2);

@@ -86,7 +86,17 @@ RETURNS TABLE (cluster text, source_format text, year integer,
                gpus integer, peak_allocated bigint)
 LANGUAGE plpgsql STABLE PARALLEL SAFE
 AS $$
+DECLARE
+    per_cluster text;
 BEGIN
+    IF a1 IS NULL AND acmetrace_internal.distributed() THEN
+        -- on Citus cluster by cluster: each call is one query on one worker
+        -- (Citus runs GROUPING SETS and correlated subqueries only there)
+        FOR per_cluster IN SELECT k.cluster FROM acmetrace.clusters k ORDER BY k.cluster COLLATE "C" LOOP
+            RETURN QUERY SELECT * FROM acmetrace_internal.trace_comparison_run(per_cluster);
+        END LOOP;
+        RETURN;
+    END IF;
     IF acmetrace_internal.summarized(a1) THEN
         RETURN QUERY SELECT * FROM acmetrace_internal.trace_comparison_summary(a1);
     ELSE

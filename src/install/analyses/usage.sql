@@ -202,9 +202,11 @@ BEGIN
                         CASE WHEN c.gpu_capacity IS NULL THEN
                             (SELECT nullif(acmetrace.peak(acmetrace.occupancy_agg(j.start_time, j.end_time, j.gpu_num)
                                            FILTER (WHERE j.gpu_num > 0 AND NOT coalesce(j.end_time < j.start_time, false))), 0)
-                               FROM acmetrace.jobs j WHERE j.cluster = c.cluster) END) AS cap,
-               (SELECT min(j.submit_time) FROM acmetrace.jobs j WHERE j.cluster = c.cluster AND j.end_time IS NOT NULL) AS fs,
-               (SELECT max(j.end_time) FROM acmetrace.jobs j WHERE j.cluster = c.cluster) AS le
+                               FROM acmetrace.jobs j WHERE j.cluster = c.cluster AND (usage_scan.cluster IS NULL OR j.cluster = usage_scan.cluster)) END) AS cap,
+               (SELECT min(j.submit_time) FROM acmetrace.jobs j WHERE j.cluster = c.cluster AND j.end_time IS NOT NULL
+                   AND (usage_scan.cluster IS NULL OR j.cluster = usage_scan.cluster)) AS fs,
+               (SELECT max(j.end_time) FROM acmetrace.jobs j WHERE j.cluster = c.cluster
+                   AND (usage_scan.cluster IS NULL OR j.cluster = usage_scan.cluster)) AS le
           FROM acmetrace.clusters c
          WHERE (usage_scan.cluster IS NULL OR c.cluster = usage_scan.cluster)),
     j AS (
@@ -265,8 +267,10 @@ BEGIN
     RETURN QUERY
     WITH cs AS (
         SELECT c.cluster, coalesce(c.gpu_capacity, nullif(sc.peak_allocated, 0)) AS cap,
-               (SELECT min(s.first_submit) FROM acmetrace.summary_usage s WHERE s.cluster = c.cluster) AS fs,
-               (SELECT max(s.last_end) FROM acmetrace.summary_usage s WHERE s.cluster = c.cluster) AS le,
+               (SELECT min(s.first_submit) FROM acmetrace.summary_usage s WHERE s.cluster = c.cluster
+                   AND (usage_summary.cluster IS NULL OR s.cluster = usage_summary.cluster)) AS fs,
+               (SELECT max(s.last_end) FROM acmetrace.summary_usage s WHERE s.cluster = c.cluster
+                   AND (usage_summary.cluster IS NULL OR s.cluster = usage_summary.cluster)) AS le,
                (usage_summary.since AT TIME ZONE c.time_zone)::date AS sd,
                (usage_summary.until AT TIME ZONE c.time_zone)::date AS ud
           FROM acmetrace.clusters c
