@@ -219,8 +219,9 @@ BEGIN
                -- the mean from an interval sum: exact, and the same from the summaries
                CASE WHEN j.gpu_num > 0 AND j.wait_s >= 0 THEN j.start_time - j.submit_time END AS wi
           FROM acmetrace.jobs j
-          LEFT JOIN acmetrace.slurm_jobs sj
-            ON usage_scan.by IN ('account', 'partition') AND sj.cluster = j.cluster AND sj.job_id = j.job_id
+          -- joined whatever by is: Citus joins shards only on their keys, and
+          -- a condition on by alone would leave none
+          LEFT JOIN acmetrace.slurm_jobs sj ON sj.cluster = j.cluster AND sj.job_id = j.job_id
          WHERE (usage_scan.cluster IS NULL OR j.cluster = usage_scan.cluster)
            -- a range the index jobs_cluster_end serves (NULL end_time: in none)
            AND j.end_time >= coalesce(usage_scan.since, '-infinity')
