@@ -99,12 +99,13 @@ $(cq -c "SELECT string_agg(cluster || ':' || n, ' ' ORDER BY cluster) FROM (SELE
     "$(sq -c "SELECT string_agg(cluster || ':' || n, ' ' ORDER BY cluster) FROM (SELECT cluster, count(*) n FROM acmetrace.jobs GROUP BY 1) j")
 $(sq -c "SELECT string_agg(cluster || ':' || n, ' ' ORDER BY cluster) FROM (SELECT cluster, sum(n) n FROM acmetrace.utilization_blocks GROUP BY 1) j")"
 check_eq "the coordinator's own tables hold no rows (all on the workers)" \
-    "$(cq -c "SET citus.enable_manual_changes_to_shards = on" -c "SELECT (SELECT count(*) FROM ONLY acmetrace.jobs) + (SELECT count(*) FROM ONLY acmetrace.utilization_blocks)" 2>&1 | tail -1)" 0
+    "$(cq -c "SELECT pg_relation_size('acmetrace.jobs') + pg_relation_size('acmetrace.utilization_blocks')")" 0
 
 # Every public name of the catalog is called
 names=$(sq -c "SELECT DISTINCT p.proname FROM pg_proc p WHERE p.pronamespace = 'acmetrace'::regnamespace
                   AND p.proname !~ '_(in|out|recv|send)$'
                UNION SELECT c.relname FROM pg_class c WHERE c.relnamespace = 'acmetrace'::regnamespace AND c.relkind = 'v'
+               EXCEPT SELECT 'distribute'   -- checked above
                ORDER BY 1")
 missing=""
 for n in $names; do
