@@ -143,4 +143,4 @@ BEGIN
 END
 $$;
 COMMENT ON FUNCTION acmetrace.distribute(integer) IS
-  'Distributes the warehouse over the Citus cluster of this coordinator: jobs, their Slurm rows, failure reasons, GPU placements, Philly GPUs, the summaries, the hour rollup and job label spans by cluster (co-located); utilization blocks by series; clusters and job type rules as reference tables. The data already loaded moves to the workers; loads, syncs and analyses then run through the coordinator. Returns the tables, how they are distributed and on which column.';
+  'Distributes the warehouse over the Citus cluster of this coordinator: the cluster registry, jobs, their Slurm rows, failure reasons, GPU placements, Philly GPUs, the summaries, the hour rollup and job label spans by cluster (co-located); utilization blocks by series; job type rules as a reference table. The data already loaded moves to the workers; loads, syncs and analyses then run through the coordinator. Returns the tables, how they are distributed and on which column.';
