@@ -95,22 +95,33 @@ LANGUAGE plpgsql STABLE PARALLEL SAFE
 SET plan_cache_mode = force_custom_plan
 AS $$
 #variable_conflict use_column
+DECLARE
+    day_row   record;
+    d_cluster text[] := '{}';
+    d_first   date[] := '{}';
+    d_last    date[] := '{}';
 BEGIN
     -- checked first and apart: a parallel-restricted call in the query keeps it serial
     PERFORM acmetrace_internal.known_cluster(job_utilization_scan.cluster, job_utilization_scan.metric);
+    IF job_utilization_scan.idle_at_most = 'NaN' THEN
+        PERFORM acmetrace_internal.raise('22023', 'idle_at_most must be a number, not NaN',
+                                         'A sample at or below idle_at_most counts as idle; the default is 1.');
+    END IF;
+    -- the first and last day of each cluster's blocks of the metric: two
+    -- index probes a cluster, here rather than correlated subqueries, which
+    -- Citus cannot run over blocks spread by series
+    FOR day_row IN SELECT c.cluster FROM acmetrace.clusters c
+              WHERE job_utilization_scan.cluster IS NULL OR c.cluster = job_utilization_scan.cluster
+              ORDER BY c.cluster COLLATE "C" LOOP
+        d_cluster := d_cluster || day_row.cluster;
+        d_first := d_first || (SELECT min(b.day) FROM acmetrace.utilization_blocks b
+                                WHERE b.metric = upper(job_utilization_scan.metric) AND b.cluster = day_row.cluster);
+        d_last := d_last || (SELECT max(b.day) FROM acmetrace.utilization_blocks b
+                              WHERE b.metric = upper(job_utilization_scan.metric) AND b.cluster = day_row.cluster);
+    END LOOP;
     RETURN QUERY
-WITH days AS MATERIALIZED (  -- the days each cluster's blocks of the metric cover, read once
-    SELECT c.cluster,
-           (SELECT min(b.day) FROM acmetrace.utilization_blocks b
-             WHERE b.metric = upper(job_utilization_scan.metric) AND b.cluster = c.cluster) AS first_day,
-           (SELECT max(b.day) FROM acmetrace.utilization_blocks b
-             WHERE b.metric = upper(job_utilization_scan.metric) AND b.cluster = c.cluster) AS last_day
-      FROM acmetrace.clusters c
-     WHERE CASE WHEN job_utilization_scan.idle_at_most = 'NaN'
-                THEN acmetrace_internal.raise('22023', 'idle_at_most must be a number, not NaN',
-                                              'A sample at or below idle_at_most counts as idle; the default is 1.')
-                ELSE true END
-       AND (job_utilization_scan.cluster IS NULL OR c.cluster = job_utilization_scan.cluster)
+WITH days AS MATERIALIZED (  -- the days each cluster's blocks of the metric cover (read above)
+    SELECT d.cluster, d.first_day, d.last_day FROM unnest(d_cluster, d_first, d_last) AS d(cluster, first_day, last_day)
 ),
 -- each window with every stored day it touches: a key of the blocks
 win AS MATERIALIZED (

@@ -29,7 +29,6 @@ BEGIN
     -- hour rollup go here (on one server the triggers took them already)
     IF acmetrace_internal.distributed() THEN
         DELETE FROM acmetrace.utilization_hours h WHERE h.cluster = drop_cluster.cluster;
-        DELETE FROM acmetrace.philly_gpus g WHERE g.cluster = drop_cluster.cluster;
         PERFORM acmetrace_internal.jobs_written(cluster);
     END IF;
     RETURN n;

@@ -108,14 +108,13 @@ BEGIN
     -- The row triggers left (a block's hour columns, a rule's check) read
     -- only their row: safe on the shards.
     PERFORM pg_catalog.set_config('citus.enable_unsafe_triggers', 'on', true);
-    -- Citus would turn philly_gpus into a local table of its own for this
-    -- key to the registry; drop_cluster deletes its rows instead.
-    ALTER TABLE acmetrace.philly_gpus DROP CONSTRAINT philly_gpus_cluster_fkey;
 
-    -- A cluster's jobs and everything derived from them live together, on
-    -- one worker: a per-cluster analysis is one router query.
+    -- A cluster's registration, jobs and everything derived from them live
+    -- together, on one worker: a per-cluster analysis is one router query,
+    -- and a query over the registry reaches each cluster's rows on its
+    -- worker (a reference table could not be joined that way).
     EXECUTE 'SELECT pg_catalog.create_distributed_table(''acmetrace.jobs'', ''cluster'', shard_count => $1)' USING sc;
-    FOR t IN SELECT x.rel FROM unnest(ARRAY['acmetrace.slurm_jobs', 'acmetrace.failure_reasons', 'acmetrace.job_gpus',
+    FOR t IN SELECT x.rel FROM unnest(ARRAY['acmetrace.clusters', 'acmetrace.slurm_jobs', 'acmetrace.failure_reasons', 'acmetrace.job_gpus',
                   'acmetrace.philly_gpus', 'acmetrace.summary_clusters', 'acmetrace.summary_jobs',
                   'acmetrace.summary_groups', 'acmetrace.summary_weeks', 'acmetrace.summary_values',
                   'acmetrace.summary_extents', 'acmetrace.summary_hours', 'acmetrace.summary_days',
@@ -127,8 +126,7 @@ BEGIN
     -- fleet), spread by series over every worker.
     EXECUTE 'SELECT pg_catalog.create_distributed_table(''acmetrace.utilization_blocks'', ''series'', shard_count => $1, colocate_with => ''none'')'
         USING sc;
-    -- The registries: small, read by every node.
-    EXECUTE 'SELECT pg_catalog.create_reference_table(''acmetrace.clusters'')';
+    -- The job type rules: small, read by every node.
     EXECUTE 'SELECT pg_catalog.create_reference_table(''acmetrace.job_type_rules'')';
 
     RETURN QUERY EXECUTE
@@ -145,4 +143,4 @@ BEGIN
 END
 $$;
 COMMENT ON FUNCTION acmetrace.distribute(integer) IS
-  'Distributes the warehouse over the Citus cluster of this coordinator: jobs, their Slurm rows, failure reasons, GPU placements, Philly GPUs, the summaries, the hour rollup and job label spans by cluster (co-located); utilization blocks by series; clusters and job type rules as reference tables. The data already loaded moves to the workers; loads, syncs and analyses then run through the coordinator. Returns the tables, how they are distributed and on which column.';
+  'Distributes the warehouse over the Citus cluster of this coordinator: the cluster registry, jobs, their Slurm rows, failure reasons, GPU placements, Philly GPUs, the summaries, the hour rollup and job label spans by cluster (co-located); utilization blocks by series; job type rules as a reference table. The data already loaded moves to the workers; loads, syncs and analyses then run through the coordinator. Returns the tables, how they are distributed and on which column.';
