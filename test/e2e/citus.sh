@@ -84,6 +84,21 @@ for db in acme single; do
 done
 check_eq "the load NOTICEs (samples stored, duplicates skipped) are the same" \
     "$(grep NOTICE "$OUT/load-acme.log" | sed 's/^psql:[^ ]* //')" "$(grep NOTICE "$OUT/load-single.log" | sed 's/^psql:[^ ]* //')"
+# acmetrace-sync through the coordinator as through one server: a sacct
+# window while jobs run, then after they ended (jobs updated, not doubled)
+for db in acme single; do
+    for f in sacct_running.txt sacct_final.txt; do
+        PGHOST=$MN_SOCK PGPORT=$MN_COORD_PORT PGUSER=postgres PGDATABASE=$db \
+            timeout 120 "$ROOT/bin/acmetrace-sync" --cluster synced --file "$FIX/slurm/$f" --quiet \
+            >>"$OUT/sync-$db.log" 2>&1 || bad "acmetrace-sync --file $f into $db failed: $(tail -3 "$OUT/sync-$db.log")"
+    done
+done
+check_eq "acmetrace-sync: jobs and runs through the coordinator as on one server" \
+    "$(cq -c "SELECT count(*), count(DISTINCT job_id), string_agg(DISTINCT state, ',' ORDER BY state) FROM acmetrace.jobs WHERE cluster = 'synced'" \
+          -c "SELECT string_agg(outcome, ',' ORDER BY run_id) FROM acmetrace.sync_runs")" \
+    "$(sq -c "SELECT count(*), count(DISTINCT job_id), string_agg(DISTINCT state, ',' ORDER BY state) FROM acmetrace.jobs WHERE cluster = 'synced'" \
+          -c "SELECT string_agg(outcome, ',' ORDER BY run_id) FROM acmetrace.sync_runs")"
+
 # Where the rows went: shards of jobs and of blocks on both workers
 # (citus_shards leaves out tables of an extension: the placements instead)
 for tk in jobs:cluster utilization_blocks:series; do
