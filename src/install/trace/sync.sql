@@ -1,5 +1,7 @@
 -- The log of bin/acmetrace-sync: one row per run and source (sacct or a
--- file, Prometheus), successful or not.  The next sacct sync of a cluster
+-- file, Prometheus), successful or not.  A run's row is committed as
+-- 'running' before its load, so that a run cut short by a crash or a killed
+-- session is still seen: the next sync of the cluster marks it 'interrupted'.  The next sacct sync of a cluster
 -- starts from its last successful window, so the log is user data: pg_dump
 -- dumps it (and its sequence).
 
@@ -10,37 +12,42 @@ CREATE TABLE acmetrace.sync_runs (
     window_start timestamptz,
     window_end   timestamptz,
     started_at   timestamptz NOT NULL,
-    finished_at  timestamptz NOT NULL,
+    finished_at  timestamptz,
     duration_s   numeric GENERATED ALWAYS AS (extract(epoch FROM finished_at - started_at)) STORED,
     lines        bigint,
     inserted     bigint,
     updated      bigint,
     unchanged    bigint,
     skipped      bigint,
-    outcome      text NOT NULL CHECK (outcome IN ('ok', 'failed')),
+    outcome      text NOT NULL CHECK (outcome IN ('running', 'ok', 'failed', 'interrupted')),
     message      text,
+    backend_pid  integer,
     CHECK (window_end >= window_start),
-    CHECK (outcome = 'failed' OR lines IS NOT NULL)
+    CHECK (outcome <> 'ok' OR lines IS NOT NULL),
+    CHECK (outcome IN ('running', 'interrupted') OR finished_at IS NOT NULL)
 );
 -- the window of a cluster's next sacct sync
 CREATE INDEX sync_runs_last_ok ON acmetrace.sync_runs (cluster, window_end) WHERE outcome = 'ok';
+-- the runs a sync checks for an interruption
+CREATE INDEX sync_runs_running ON acmetrace.sync_runs (cluster) WHERE outcome = 'running';
 COMMENT ON TABLE acmetrace.sync_runs IS
-  'One row per run of acmetrace-sync and source: the cluster, what it read (sacct over a window, a file, or Prometheus over a window), when it ran, the lines or samples read, what was inserted, updated and left unchanged, and its outcome. A failed run loaded nothing; its message says why. The next sacct sync of a cluster starts at the latest window_end of its ok sacct runs minus the overlap; a Prometheus sync starts each metric after its last stored sample.';
-COMMENT ON COLUMN acmetrace.sync_runs.run_id IS 'the run, in the order runs started their load or failed';
+  'One row per run of acmetrace-sync and source: the cluster, what it read (sacct over a window, a file, or Prometheus over a window), when it ran, the lines or samples read, what was inserted, updated and left unchanged, and its outcome. A run is recorded as running before its load; a failed or interrupted run loaded nothing, its message says why. The next sacct sync of a cluster starts at the latest window_end of its ok sacct runs minus the overlap; a Prometheus sync starts each metric after its last stored sample.';
+COMMENT ON COLUMN acmetrace.sync_runs.run_id IS 'the run, in the order runs started their load or failed before it';
 COMMENT ON COLUMN acmetrace.sync_runs.cluster IS 'the acmetrace cluster synced (acmetrace.cluster during the load)';
 COMMENT ON COLUMN acmetrace.sync_runs.source IS '''sacct'' (the sync ran sacct over the window), ''prometheus'' (GPU metrics read from Prometheus) or the absolute path of the file it loaded';
 COMMENT ON COLUMN acmetrace.sync_runs.window_start IS 'sacct --starttime of the run (UTC); for Prometheus the earliest start of a metric read (1 ms after its last stored sample); NULL for a file';
 COMMENT ON COLUMN acmetrace.sync_runs.window_end IS 'sacct --endtime of the run (UTC); for Prometheus the end of the samples read (now minus --prom-lag); NULL for a file';
 COMMENT ON COLUMN acmetrace.sync_runs.started_at IS 'when acmetrace-sync started (a run that waited for another sync includes the wait)';
-COMMENT ON COLUMN acmetrace.sync_runs.finished_at IS 'when the load committed, or when the failure was recorded';
-COMMENT ON COLUMN acmetrace.sync_runs.duration_s IS 'finished_at - started_at in seconds';
-COMMENT ON COLUMN acmetrace.sync_runs.lines IS 'job lines read (the header not counted), or Prometheus samples read; NULL when the run failed';
+COMMENT ON COLUMN acmetrace.sync_runs.finished_at IS 'when the load committed, or when the failure was recorded; NULL while running and for an interrupted run';
+COMMENT ON COLUMN acmetrace.sync_runs.duration_s IS 'finished_at - started_at in seconds; NULL while running and for an interrupted run';
+COMMENT ON COLUMN acmetrace.sync_runs.lines IS 'job lines read (the header not counted), or Prometheus samples read; NULL unless ok';
 COMMENT ON COLUMN acmetrace.sync_runs.inserted IS 'jobs new to acmetrace.jobs, or samples stored';
 COMMENT ON COLUMN acmetrace.sync_runs.updated IS 'jobs already loaded that changed (a RUNNING job now COMPLETED); 0 for Prometheus (a stored sample never changes)';
 COMMENT ON COLUMN acmetrace.sync_runs.unchanged IS 'jobs already loaded exactly as read, or samples stored already';
 COMMENT ON COLUMN acmetrace.sync_runs.skipped IS 'Prometheus samples not stored because their value was NaN or infinite; NULL for sacct and files';
-COMMENT ON COLUMN acmetrace.sync_runs.outcome IS '''ok'' (committed) or ''failed'' (nothing of the run was loaded)';
-COMMENT ON COLUMN acmetrace.sync_runs.message IS 'why the run failed (the first error line); NULL when ok';
+COMMENT ON COLUMN acmetrace.sync_runs.outcome IS '''running'' (its load has not ended), ''ok'' (committed), ''failed'' (nothing of the run was loaded) or ''interrupted'' (its load session ended without committing or recording a failure, e.g. a server crash: nothing of the run was loaded; set by the next sync of the cluster)';
+COMMENT ON COLUMN acmetrace.sync_runs.message IS 'why the run failed (the first error line) or how it was found interrupted; NULL when ok or running';
+COMMENT ON COLUMN acmetrace.sync_runs.backend_pid IS 'the process ID of the session that ran the load (pg_backend_pid()); while running it holds the advisory lock hashtextextended(''acmetrace-sync-run:'' || run_id, 0)';
 
 SELECT pg_catalog.pg_extension_config_dump('acmetrace.sync_runs', '');
 SELECT pg_catalog.pg_extension_config_dump('acmetrace.sync_runs_run_id_seq', '');
