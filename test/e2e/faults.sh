@@ -287,6 +287,9 @@ sync_fault() {
     elif ! pid=$(at_point); then
         bad "$what: the sync never reached the point"; kill "$sp"; wait "$sp"; point_off "$point"; return
     fi
+    [ "$fault" = timeout ] ||
+        check_eq "$what: while it loads, the run log shows it 'running' with its backend's pid" \
+            "$(q -c "SELECT string_agg(outcome || ':' || (backend_pid = $pid), ',') FROM acmetrace.sync_runs WHERE cluster = '$cl'")" running:true
     case $fault in
         kill) crash ;;
         cancel) q -c "SELECT pg_cancel_backend($pid)" >/dev/null; CANCELS=$((CANCELS + 1)) ;;
@@ -333,6 +336,37 @@ for fault in kill cancel timeout; do
     for point in jobs summary runlog; do sync_fault sync "$point" "$fault"; done
     for point in blocks hours runlog; do sync_fault prom "$point" "$fault"; done
 done
+
+# ---- a killed run, then two syncs that wait for the cluster's lock: the
+# first to get it marks the killed run 'interrupted' and leaves the other,
+# still waiting, alone
+cl=waiting
+point_on jobs
+"$SYNC" --cluster $cl --file "$FIX/slurm/sacct_final.txt" >/dev/null 2>&1 & sp=$!
+loaders+=("$sp")
+at_point >/dev/null || bad "waiting syncs: the first sync never reached the point"
+crash; wait "$sp"; restart; point_off jobs
+coproc HOLD { psql -X -q -A -t 2>&1; }
+echo "SELECT 'held' FROM (SELECT pg_advisory_lock(hashtextextended('acmetrace-sync:$cl', 0))) l;" >&"${HOLD[1]}"
+read -r -t 60 held <&"${HOLD[0]}"
+"$SYNC" --cluster $cl --file "$FIX/slurm/sacct_final.txt" >"$OUT/wait_a.out" 2>&1 & pa=$!
+"$SYNC" --cluster $cl --file "$FIX/slurm/sacct_final.txt" >"$OUT/wait_b.out" 2>&1 & pb=$!
+loaders+=("$pa" "$pb")
+for i in $(seq 600); do
+    [ "$(q -c "SELECT count(*) FROM pg_locks WHERE locktype = 'advisory' AND NOT granted")" -lt 2 ] || break
+    sleep 0.1
+done
+check_eq "waiting syncs: both wait, their runs 'running' beside the killed one" \
+    "$held $(q -c "SELECT count(*) FROM pg_locks WHERE locktype = 'advisory' AND NOT granted") $(q -c "SELECT count(*) FROM acmetrace.sync_runs WHERE cluster = '$cl' AND outcome = 'running'")" "held 2 3"
+echo '\q' >&"${HOLD[1]}"
+wait "$pa"; ra=$?; wait "$pb"; rb=$?
+check_eq "waiting syncs: both succeed, one of them reports the killed run interrupted" \
+    "$ra $rb $(cat "$OUT/wait_a.out" "$OUT/wait_b.out" | grep -c 'had been interrupted')" "0 0 1"
+check_eq "waiting syncs: the run log: interrupted, ok, ok (the waiting run never marked)" \
+    "$(q -c "SELECT string_agg(outcome || ':' || coalesce((message ~ '^interrupted: .*server restarted')::text, '-'), ',' ORDER BY run_id)
+              FROM acmetrace.sync_runs WHERE cluster = '$cl'")" "interrupted:true,ok:-,ok:-"
+check_eq "waiting syncs: the file's jobs once" "$(fp $cl)" "${FULL[sync]}"
+done_with $cl
 
 # ---- kills at 10%..90% of a bigger load's duration (inside the C loaders)
 q -c "SELECT acmetrace.load_generated('gen', 'seren', 60000, 7)" >/dev/null &&
