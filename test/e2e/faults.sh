@@ -86,22 +86,29 @@ unset PGHOSTADDR PGSERVICE PGPASSWORD PGOPTIONS
 q() { psql -X -q -A -t -v ON_ERROR_STOP=1 "$@"; }
 createdb faults && q -c 'CREATE EXTENSION acmetrace' >/dev/null || { bad "faults: cannot create the database"; exit 1; }
 
-# crash: kill -9 the postmaster, then every process it started, and wait
-# until they are gone (bounded); then start the server again (recovery)
+# crash: kill -9 the postmaster and every process it started, as a power
+# cut (stopped first, so that it forks nothing while its children are
+# listed), and wait until they are gone (bounded); restart: start the
+# server again (crash recovery), retried while the last of them exit
 crash() {
     local pm kids i
     pm=$(head -1 "$dir/data/postmaster.pid")
-    kids=$(ps -o pid= --ppid "$pm" | tr -d ' ')
+    kill -STOP "$pm"
+    kids=$(ps -o pid= --ppid "$pm" | tr -d ' ' | paste -sd, -)
     kill -9 "$pm"
-    # shellcheck disable=SC2086
-    [ -z "$kids" ] || kill -9 $kids 2>/dev/null
+    # shellcheck disable=SC2046
+    [ -z "$kids" ] || kill -9 $(tr , ' ' <<<"$kids") 2>/dev/null
     for i in $(seq 600); do
-        kill -0 "$pm" 2>/dev/null || { [ -n "$kids" ] && ps -o pid= -p "$(tr '\n' ',' <<<"$kids" | sed 's/,$//')" >/dev/null; } || break
+        kill -0 "$pm" 2>/dev/null || { [ -n "$kids" ] && ps -o pid= -p "$kids" >/dev/null; } || break
         sleep 0.1
     done
     KILLS=$((KILLS + 1))
 }
-restart() { srv_start || { bad "faults: the server did not restart after the kill: $(tail -3 "$dir/server.log")"; exit 1; }; }
+restart() {
+    local try
+    for try in 1 2 3 4 5; do srv_start && return 0; sleep 1; done
+    bad "faults: the server did not restart after the kill: $(tail -3 "$dir/server.log")"; exit 1
+}
 
 # fault triggers: a function that sleeps; the test waits for a backend in
 # it (wait_event PgSleep), then kills, cancels, or lets the timeout fire
