@@ -250,6 +250,36 @@ check_round() {  # check_round R
     check_eq "round $r: no operation failed" "$fails" 0
 }
 
+# ---- the retry path itself: a deadlock provoked between two direct UPDATEs
+# of dml jobs in opposite order (A holds X and waits for the controller's
+# advisory lock, then wants Y; B wants Y, then X) is detected, one side
+# retried, and both commit.
+KEY=7364
+coproc HOLD { psql -X -q -A -t 2>&1; }
+echo "SELECT 'held' FROM (SELECT pg_advisory_lock($KEY)) l;" >&"${HOLD[1]}"
+read -r held <&"${HOLD[0]}"
+check_eq "provoked deadlock: the controller holds its advisory lock" "$held" held
+read -r X Y < <(q -F ' ' -c "SELECT min(job_id), max(job_id) FROM acmetrace.jobs WHERE cluster = 'dml'")
+dl_sql() {  # dl_sql FIRST SECOND
+    printf '%s\n' "BEGIN;" "UPDATE acmetrace.jobs SET duration = duration + 1 WHERE cluster = 'dml' AND job_id = '$1';" \
+        "SELECT pg_advisory_lock_shared($KEY);" "UPDATE acmetrace.jobs SET duration = duration + 1 WHERE cluster = 'dml' AND job_id = '$2';" "COMMIT;"
+}
+round=provoked
+PGAPPNAME=soak-deadlock attempt dlA update qt -c "$(dl_sql "$X" "$Y")" & pa=$!
+PGAPPNAME=soak-deadlock attempt dlB update qt -c "$(dl_sql "$Y" "$X")" & pb=$!
+for i in $(seq 1 600); do   # both sessions waiting (polled, at most 60 s)
+    [ "$(q -c "SELECT count(*) FROM pg_locks l JOIN pg_stat_activity a USING (pid)
+                WHERE NOT l.granted AND a.application_name = 'soak-deadlock'")" -lt 2 ] || break
+    sleep 0.1
+done
+echo "SELECT pg_advisory_unlock($KEY); \\q" >&"${HOLD[1]}"
+wait "$HOLD_PID" 2>/dev/null
+wait $pa; ra=$?; wait $pb; rb=$?
+check_eq "provoked deadlock: both UPDATEs committed in the end" "$ra $rb" "0 0"
+dmsg="$(grep -h -m1 'deadlock detected' "$OUT"/deadlocks.dl* 2>/dev/null | head -1) in $(grep -h -m1 -o 'function [a-z_.]*' "$OUT"/deadlocks.dl* 2>/dev/null | head -1)"
+check_eq "provoked deadlock: detected once and retried ($dmsg)" "$(cat "$OUT"/ops.dl*.provoked | grep -c ' deadlock$')" 1
+rm -f "$OUT"/ops.dl*.provoked
+
 # ---- the rounds, after a first sync of each cluster (reports need its jobs)
 for c in $CLUSTERS; do
     "$SYNC" --quiet --cluster "$c" --file "$(gen_file "$c" "$(next_gen "$c")")" || bad "the first sync of $c failed"
@@ -283,9 +313,9 @@ ok "soak: direct DML committed: $(total insert ok) INSERT, $(total update ok) UP
 ok "soak: $(total report ok) reports written, $(total analysis ok) analyses compared with a scan in one snapshot, $(total view ok) view queries, $(total util ok) utilization loads"
 dl=$(cat "$OUT"/ops.* 2>/dev/null | grep -c ' deadlock$')
 if [ "$dl" -eq 0 ]; then
-    ok "soak: no deadlock"
+    ok "soak: no deadlock in the rounds"
 else
-    ok "soak: $dl deadlocks, each retried: $(grep -h -m1 -i 'deadlock detected' "$OUT"/deadlocks.* | head -1)"
+    ok "soak: $dl deadlocks in the rounds, each retried: $(grep -h -m1 -i 'deadlock detected' "$OUT"/deadlocks.* | head -1)"
 fi
 nf=$(cat "$OUT"/ops.* 2>/dev/null | grep -c ' \(fail\|differ\)$')
 if [ "$nf" -eq 0 ]; then ok "soak: no operation failed"; else bad "soak: $nf operations failed: $(cat "$OUT"/fail.* | head -5 | tr '\n' ' ')"; fi
