@@ -14,7 +14,8 @@ JOBS=${FULL_DISK_JOBS:-20000}   # jobs in the job file and in the sacct file
 MNT=''
 cleanup() {
     own_server_stop
-    if [ -n "$MNT" ]; then umount "$MNT" 2>/dev/null; rmdir "$MNT" 2>/dev/null; fi
+    # lazily if busy, so no mount outlives the test
+    if [ -n "$MNT" ]; then umount "$MNT" 2>/dev/null || umount -l "$MNT"; rmdir "$MNT" 2>/dev/null; fi
 }
 trap cleanup EXIT
 trap 'exit 143' TERM INT HUP

@@ -267,7 +267,7 @@ dl_sql() {  # dl_sql FIRST SECOND
 round=provoked
 PGAPPNAME=soak-deadlock attempt dlA update qt -c "$(dl_sql "$X" "$Y")" & pa=$!
 PGAPPNAME=soak-deadlock attempt dlB update qt -c "$(dl_sql "$Y" "$X")" & pb=$!
-for i in $(seq 1 600); do   # both sessions waiting (polled, at most 60 s)
+for _ in $(seq 1 600); do   # both sessions waiting (polled, at most 60 s)
     [ "$(q -c "SELECT count(*) FROM pg_locks l JOIN pg_stat_activity a USING (pid)
                 WHERE NOT l.granted AND a.application_name = 'soak-deadlock'")" -lt 2 ] || break
     sleep 0.1

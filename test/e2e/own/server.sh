@@ -1,3 +1,4 @@
+# shellcheck shell=bash
 # Sourced by end-to-end tests that need a server of their own (one they may
 # fill up, load hard or stop), beside the shared one of test/run.sh:
 #   own_server_start [-c NAME=VALUE]...  initdb in a fresh temporary directory
@@ -14,7 +15,7 @@ else
     as_server() { "$@"; }
 fi
 own_server_start() {
-    local port try
+    local port
     OWN_DIR=$(mktemp -d "${TMPDIR:-/tmp}/acmetrace-own.XXXXXX") || return 1
     chmod 755 "$OWN_DIR"
     [ "$(id -u)" -ne 0 ] || chown postgres: "$OWN_DIR"
@@ -22,7 +23,7 @@ own_server_start() {
     as_server "$PGBIN/initdb" -D "$OWN_PGDATA" -U postgres --auth=trust --no-sync --no-instructions \
         -E UTF8 --locale=C.UTF-8 >"$OWN_DIR/initdb.log" 2>&1 ||
         { echo "own server: initdb failed: $(tail -3 "$OWN_DIR/initdb.log")" >&2; return 1; }
-    for try in 1 2 3 4 5 6 7 8; do
+    for _ in 1 2 3 4 5 6 7 8; do
         port=$((20000 + (RANDOM * 32768 + RANDOM) % 40000))
         ! ss -Htln "( sport = :$port )" 2>/dev/null | grep -q . || continue
         if as_server "$PGBIN/pg_ctl" -D "$OWN_PGDATA" -l "$OWN_LOG" -w -t 60 \
