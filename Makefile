@@ -19,9 +19,9 @@ OBJS       = $(GLUE_SRCS:.c=.o) $(CORE_SRCS:.c=.o)
 # dispatcher, function and views), part of the surface, between the
 # helpers they call and the views.sql that checks every view.
 INSTALL_TYPES    = version sketch occupancy bins samples unpivot gbdt
-INSTALL_TRACE    = tables load philly sacct failures utilization prometheus summaries sync job_gpus
+INSTALL_TRACE    = tables load philly sacct failures utilization prometheus summaries sync job_gpus access
 INSTALL_SURFACE  = settings checks bins occupancy clusters load sacct philly export audit generate replay history \
-                   utilization prometheus summaries distribute
+                   utilization prometheus summaries access distribute
 INSTALL_ANALYSES = cluster_summary state_breakdown state_by_type type_distribution gpu_num_boxplot \
                    cancelled_by_queue gpu_time_lost gpu_time_lost_weekly queue_percentiles queue_by_occupancy \
                    duration_cdf queue_cdf gpu_num_cdf failure_taxonomy trace_comparison \
@@ -41,7 +41,8 @@ INSTALL_PARTS = src/install/header.sql \
 UPDATE_FROM = 0.3.0
 UPDATE_NEW_TYPES = src/install/types/gbdt.sql
 UPDATE_NEW_TRACE = src/install/trace/sacct.sql src/install/trace/summaries.sql src/install/trace/sync.sql \
-                   src/install/trace/prometheus.sql src/install/trace/job_gpus.sql
+                   src/install/trace/prometheus.sql src/install/trace/job_gpus.sql \
+                   src/install/trace/access.sql
 UPDATE_SCRIPT = acmetrace--$(UPDATE_FROM)--$(EXTVERSION).sql
 DATA_built = acmetrace--$(EXTVERSION).sql $(UPDATE_SCRIPT)
 # The first release's install script, frozen, and the frozen upgrade scripts

@@ -325,11 +325,13 @@ SELECT count(*) FROM acmetrace.v_queue_by_occupancy;
 \set VERBOSITY default
 RESET ROLE;
 GRANT SELECT ON acmetrace.jobs, acmetrace.clusters TO acmetrace_dashboard;
+SELECT acmetrace.grant_cluster('*', 'acmetrace_dashboard');
 SET ROLE acmetrace_dashboard;
 SELECT count(*) > 0 AS readable_with_grants FROM acmetrace.v_state_breakdown;
 RESET ROLE;
 REVOKE ALL ON acmetrace.jobs, acmetrace.clusters, acmetrace.v_state_breakdown, acmetrace.v_queue_by_occupancy FROM acmetrace_dashboard;
 REVOKE ALL ON SCHEMA acmetrace FROM acmetrace_dashboard;
+SELECT acmetrace.revoke_cluster('*', 'acmetrace_dashboard');
 DROP ROLE acmetrace_dashboard;
 
 DROP EXTENSION acmetrace;

@@ -19,7 +19,9 @@ SELECT count(*) AS views_without_security_invoker
   FROM pg_class
  WHERE relnamespace = 'acmetrace'::regnamespace AND relkind = 'v'
    AND NOT coalesce('security_invoker=true' = ANY (reloptions), false);
-SELECT count(*) AS public_table_grants
+-- (but the cluster grants, whose policy shows each role only its own)
+SELECT count(*) AS public_table_grants,
+       string_agg(table_name || ':' || privilege_type, ',') AS granted
   FROM information_schema.role_table_grants
  WHERE table_schema = 'acmetrace' AND grantee = 'PUBLIC';
 
@@ -33,6 +35,8 @@ GRANT SELECT ON ALL TABLES IN SCHEMA acmetrace TO regress_acmetrace_analyst;
 GRANT USAGE ON SCHEMA acmetrace TO regress_acmetrace_loader;
 GRANT SELECT, INSERT, UPDATE, DELETE ON ALL TABLES IN SCHEMA acmetrace TO regress_acmetrace_loader;
 GRANT USAGE ON SCHEMA acmetrace TO regress_acmetrace_nobody;
+-- Both see every cluster (row-level security: sql/access.sql).
+SELECT acmetrace.grant_cluster('*', 'regress_acmetrace_analyst'), acmetrace.grant_cluster('*', 'regress_acmetrace_loader');
 
 -- Loading as the loader.
 SET ROLE regress_acmetrace_loader;

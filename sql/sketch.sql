@@ -448,6 +448,7 @@ SELECT acmetrace.rollup(acmetrace.queue_sketch('g', type)) FILTER (WHERE type <>
 CREATE ROLE regress_acmetrace_reader;
 GRANT USAGE ON SCHEMA acmetrace TO regress_acmetrace_reader;
 GRANT SELECT ON acmetrace.clusters TO regress_acmetrace_reader;
+SELECT acmetrace.grant_cluster('*', 'regress_acmetrace_reader');
 SET ROLE regress_acmetrace_reader;
 \set VERBOSITY terse
 SELECT * FROM acmetrace.queue_percentiles('g');
@@ -455,14 +456,13 @@ SELECT * FROM acmetrace.queue_percentiles('g');
 \set VERBOSITY default
 RESET ROLE;
 GRANT SELECT ON acmetrace.jobs TO regress_acmetrace_reader;
-ALTER TABLE acmetrace.jobs ENABLE ROW LEVEL SECURITY;
-CREATE POLICY only_eval ON acmetrace.jobs TO regress_acmetrace_reader USING (type = 'Eval');
+CREATE POLICY only_eval ON acmetrace.jobs AS RESTRICTIVE TO regress_acmetrace_reader USING (type = 'Eval');
 SET ROLE regress_acmetrace_reader;
 SELECT type, jobs, jobs = (SELECT count(*) FROM acmetrace.jobs WHERE cluster = 'g' AND wait_s >= 0 AND gpu_num > 0) AS equals_visible_rows
   FROM acmetrace.queue_percentiles('g');
 RESET ROLE;
 DROP POLICY only_eval ON acmetrace.jobs;
-ALTER TABLE acmetrace.jobs DISABLE ROW LEVEL SECURITY;
+SELECT acmetrace.revoke_cluster('*', 'regress_acmetrace_reader');
 REVOKE ALL ON acmetrace.jobs, acmetrace.clusters FROM regress_acmetrace_reader;
 REVOKE USAGE ON SCHEMA acmetrace FROM regress_acmetrace_reader;
 DROP ROLE regress_acmetrace_reader;

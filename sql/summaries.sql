@@ -200,23 +200,23 @@ SELECT acmetrace.refresh_summaries('nope');
 CREATE ROLE regress_acmetrace_summary_reader;
 GRANT USAGE ON SCHEMA acmetrace TO regress_acmetrace_summary_reader;
 GRANT SELECT ON acmetrace.jobs, acmetrace.clusters, acmetrace.failure_reasons TO regress_acmetrace_summary_reader;
+SELECT acmetrace.grant_cluster('*', 'regress_acmetrace_summary_reader');
 SET ROLE regress_acmetrace_summary_reader;
 SELECT acmetrace_internal.summarized('synth') AS summarized_without_grant,
        (SELECT jobs FROM acmetrace.type_distribution('synth') WHERE type = 'Eval') AS eval_jobs;
 RESET ROLE;
 GRANT SELECT ON acmetrace.summary_clusters, acmetrace.summary_jobs, acmetrace.summary_groups,
                 acmetrace.summary_weeks, acmetrace.summary_values TO regress_acmetrace_summary_reader;
-ALTER TABLE acmetrace.jobs ENABLE ROW LEVEL SECURITY;
-CREATE POLICY only_eval ON acmetrace.jobs FOR SELECT TO regress_acmetrace_summary_reader USING (type = 'Eval');
+CREATE POLICY only_eval ON acmetrace.jobs AS RESTRICTIVE FOR SELECT TO regress_acmetrace_summary_reader USING (type = 'Eval');
 SET ROLE regress_acmetrace_summary_reader;
 SELECT acmetrace_internal.summarized('synth') AS summarized_under_policy,
        (SELECT string_agg(type, ',') FROM acmetrace.type_distribution('synth')) AS types_seen;
 RESET ROLE;
 DROP POLICY only_eval ON acmetrace.jobs;
-ALTER TABLE acmetrace.jobs DISABLE ROW LEVEL SECURITY;
 SET ROLE regress_acmetrace_summary_reader;
 SELECT acmetrace_internal.summarized('synth') AS summarized_with_grants;
 RESET ROLE;
+SELECT acmetrace.revoke_cluster('*', 'regress_acmetrace_summary_reader');
 DROP OWNED BY regress_acmetrace_summary_reader;
 DROP ROLE regress_acmetrace_summary_reader;
 

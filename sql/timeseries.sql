@@ -322,18 +322,18 @@ SELECT v, pg_temp.plan_has(format('SELECT * FROM acmetrace.%I WHERE cluster = %L
 CREATE ROLE regress_ts_reader;
 GRANT USAGE ON SCHEMA acmetrace, acmetrace_internal TO regress_ts_reader;
 GRANT SELECT ON ALL TABLES IN SCHEMA acmetrace TO regress_ts_reader;
+SELECT acmetrace.grant_cluster('*', 'regress_ts_reader');
 SET ROLE regress_ts_reader;
 SELECT (SELECT count(*) FROM acmetrace.v_hourly_allocation) > 0 AS hours, (SELECT count(*) FROM acmetrace.v_daily_jobs) > 0 AS days,
        (SELECT count(*) FROM acmetrace.v_daily_queue) > 0 AS queue_days;
 RESET ROLE;
-ALTER TABLE acmetrace.jobs ENABLE ROW LEVEL SECURITY;
-CREATE POLICY regress_ts_ny ON acmetrace.jobs FOR SELECT TO regress_ts_reader USING (cluster = 'ny');
+CREATE POLICY regress_ts_ny ON acmetrace.jobs AS RESTRICTIVE FOR SELECT TO regress_ts_reader USING (cluster = 'ny');
 SET ROLE regress_ts_reader;
 SELECT (SELECT count(*) FROM acmetrace.v_hourly_allocation) AS hours, (SELECT count(*) FROM acmetrace.v_daily_jobs) AS days,
        (SELECT count(*) FROM acmetrace.v_daily_queue) AS queue_days;
 RESET ROLE;
 DROP POLICY regress_ts_ny ON acmetrace.jobs;
-ALTER TABLE acmetrace.jobs DISABLE ROW LEVEL SECURITY;
+SELECT acmetrace.revoke_cluster('*', 'regress_ts_reader');
 REVOKE ALL ON ALL TABLES IN SCHEMA acmetrace FROM regress_ts_reader;
 REVOKE ALL ON SCHEMA acmetrace, acmetrace_internal FROM regress_ts_reader;
 DROP ROLE regress_ts_reader;

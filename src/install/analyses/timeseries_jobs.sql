@@ -350,9 +350,9 @@ SELECT a.cluster, a.bucket,
           LEFT JOIN acmetrace.summary_hours h ON h.cluster = e.cluster AND h.hour = g.bucket
         WINDOW w AS (PARTITION BY e.cluster ORDER BY g.bucket ROWS UNBOUNDED PRECEDING),
                p AS (PARTITION BY e.cluster)) a
- WHERE NOT pg_catalog.row_security_active('acmetrace.jobs');
+ WHERE NOT acmetrace_internal.jobs_narrowed();
 COMMENT ON VIEW acmetrace.v_hourly_allocation IS
-  'GPUs allocated per cluster and UTC hour, from the first event to the last of the trace: the mean over the hour of the GPUs held by started GPU jobs (gpu_num > 0, not ended at or before their start; a job still running holds them until the last event), against capacity. Read from the summaries (summary_hours), not the jobs; no rows for a reader under row-level security on acmetrace.jobs.';
+  'GPUs allocated per cluster and UTC hour, from the first event to the last of the trace: the mean over the hour of the GPUs held by started GPU jobs (gpu_num > 0, not ended at or before their start; a job still running holds them until the last event), against capacity. Read from the summaries (summary_hours), not the jobs; no rows for a reader whom a row-level security policy on acmetrace.jobs other than the cluster grants (acmetrace.cluster_access) shows only some jobs.';
 COMMENT ON COLUMN acmetrace.v_hourly_allocation.cluster IS 'Cluster name (acmetrace.clusters.cluster)';
 COMMENT ON COLUMN acmetrace.v_hourly_allocation.bucket IS 'Start of the hour (UTC hours)';
 COMMENT ON COLUMN acmetrace.v_hourly_allocation.allocated_gpus IS 'Mean GPUs held over the hour (GPU-seconds held / 3600, 2 decimals)';
@@ -377,9 +377,9 @@ SELECT e.cluster, d.bucket,
           FROM generate_series((e.first_event AT TIME ZONE c.time_zone)::date::timestamp,
                                (e.last_event AT TIME ZONE c.time_zone)::date::timestamp, interval '1 day') g(day)) d
   LEFT JOIN acmetrace.summary_days s ON s.cluster = e.cluster AND s.day = d.day
- WHERE NOT pg_catalog.row_security_active('acmetrace.jobs');
+ WHERE NOT acmetrace_internal.jobs_narrowed();
 COMMENT ON VIEW acmetrace.v_daily_jobs IS
-  'Jobs per cluster and local day (the cluster''s time zone), from the first event to the last: all jobs submitted; jobs that ended COMPLETED, FAILED (TIMEOUT and NODE_FAIL included) or CANCELLED; GPU-hours of GPU jobs (gpu_num > 0) that ended that day, GPU time as state_breakdown counts it (published gpu_time, else duration x gpu_num), all and failed, cancelled and lost (both). Read from the summaries (summary_days), not the jobs; no rows for a reader under row-level security on acmetrace.jobs.';
+  'Jobs per cluster and local day (the cluster''s time zone), from the first event to the last: all jobs submitted; jobs that ended COMPLETED, FAILED (TIMEOUT and NODE_FAIL included) or CANCELLED; GPU-hours of GPU jobs (gpu_num > 0) that ended that day, GPU time as state_breakdown counts it (published gpu_time, else duration x gpu_num), all and failed, cancelled and lost (both). Read from the summaries (summary_days), not the jobs; no rows for a reader whom a row-level security policy on acmetrace.jobs other than the cluster grants (acmetrace.cluster_access) shows only some jobs.';
 COMMENT ON COLUMN acmetrace.v_daily_jobs.cluster IS 'Cluster name (acmetrace.clusters.cluster)';
 COMMENT ON COLUMN acmetrace.v_daily_jobs.bucket IS 'Start of the day: local midnight in the cluster''s time zone';
 COMMENT ON COLUMN acmetrace.v_daily_jobs.submitted IS 'Jobs (CPU and GPU) submitted that day';
@@ -409,9 +409,9 @@ SELECT q.cluster, q.bucket, q.jobs,
                   FROM generate_series((e.first_event AT TIME ZONE c.time_zone)::date::timestamp,
                                        (e.last_event AT TIME ZONE c.time_zone)::date::timestamp, interval '1 day') g(day)) d
           LEFT JOIN acmetrace.summary_days s ON s.cluster = e.cluster AND s.day = d.day
-         WHERE NOT pg_catalog.row_security_active('acmetrace.jobs')) q;
+         WHERE NOT acmetrace_internal.jobs_narrowed()) q;
 COMMENT ON VIEW acmetrace.v_daily_queue IS
-  'Queueing delay (start - submit) of the GPU jobs (gpu_num > 0) that started each local day (the cluster''s time zone), at or after their submission: exact percentiles (percentile_cont over every wait) and mean. Read from the summaries'' exact value counts (summary_days), not the jobs; no rows for a reader under row-level security on acmetrace.jobs.';
+  'Queueing delay (start - submit) of the GPU jobs (gpu_num > 0) that started each local day (the cluster''s time zone), at or after their submission: exact percentiles (percentile_cont over every wait) and mean. Read from the summaries'' exact value counts (summary_days), not the jobs; no rows for a reader whom a row-level security policy on acmetrace.jobs other than the cluster grants (acmetrace.cluster_access) shows only some jobs.';
 COMMENT ON COLUMN acmetrace.v_daily_queue.cluster IS 'Cluster name (acmetrace.clusters.cluster)';
 COMMENT ON COLUMN acmetrace.v_daily_queue.bucket IS 'Start of the day: local midnight in the cluster''s time zone';
 COMMENT ON COLUMN acmetrace.v_daily_queue.jobs IS 'GPU jobs that started that day at or after their submission';

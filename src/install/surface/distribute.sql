@@ -108,6 +108,28 @@ BEGIN
     -- The row triggers left (a block's hour columns, a rule's check) read
     -- only their row: safe on the shards.
     PERFORM pg_catalog.set_config('citus.enable_unsafe_triggers', 'on', true);
+    -- Citus 13 creates a table's policies on its shards without AS
+    -- RESTRICTIVE, which would make the grants' policy widen every_row's
+    -- rather than narrow it: each table gets one permissive policy instead.
+    FOR t IN SELECT p.polrelid::pg_catalog.regclass AS rel
+               FROM pg_catalog.pg_policy p
+              WHERE p.polname = 'every_row' AND p.polrelid <> 'acmetrace.job_type_rules'::pg_catalog.regclass LOOP
+        EXECUTE format('DROP POLICY every_row ON %s', t.rel);
+        EXECUTE format('DROP POLICY cluster_access ON %s', t.rel);
+        EXECUTE format('CREATE POLICY cluster_access ON %s USING (acmetrace_internal.cluster_visible(cluster))', t.rel);
+    END LOOP;
+    DROP POLICY every_row ON acmetrace.job_type_rules;
+    DROP POLICY cluster_access ON acmetrace.job_type_rules;
+    DROP POLICY every_cluster_update ON acmetrace.job_type_rules;
+    DROP POLICY every_cluster_delete ON acmetrace.job_type_rules;
+    CREATE POLICY cluster_access ON acmetrace.job_type_rules FOR SELECT
+        USING (cluster IS NULL OR acmetrace_internal.cluster_visible(cluster));
+    CREATE POLICY cluster_insert ON acmetrace.job_type_rules FOR INSERT
+        WITH CHECK (acmetrace_internal.cluster_visible(cluster));
+    CREATE POLICY cluster_update ON acmetrace.job_type_rules FOR UPDATE
+        USING (acmetrace_internal.cluster_visible(cluster)) WITH CHECK (acmetrace_internal.cluster_visible(cluster));
+    CREATE POLICY cluster_delete ON acmetrace.job_type_rules FOR DELETE
+        USING (acmetrace_internal.cluster_visible(cluster));
 
     -- A cluster's registration, jobs and everything derived from them live
     -- together, on one worker: a per-cluster analysis is one router query,
@@ -128,6 +150,8 @@ BEGIN
         USING sc;
     -- The job type rules: small, read by every node.
     EXECUTE 'SELECT pg_catalog.create_reference_table(''acmetrace.job_type_rules'')';
+    -- The cluster grants: read on every node by the tables' row-level security.
+    EXECUTE 'SELECT pg_catalog.create_reference_table(''acmetrace.cluster_access'')';
 
     RETURN QUERY EXECUTE
         'SELECT p.logicalrelid::pg_catalog.regclass,

@@ -757,15 +757,28 @@ COMMENT ON FUNCTION acmetrace_internal.clusters_changed() IS
 -- True when the analyses may read the summaries for cluster (NULL: every
 -- cluster): acmetrace.summaries is on and each cluster has summaries built
 -- from exact values (and an occupancy, when asked).
+-- The summaries carry the same cluster policy as the jobs (trace/access.sql):
+-- only another policy on the jobs shows a reader part of a cluster.
+CREATE FUNCTION acmetrace_internal.jobs_narrowed()
+RETURNS boolean
+LANGUAGE sql STABLE PARALLEL SAFE
+AS $$
+SELECT pg_catalog.row_security_active('acmetrace.jobs')
+   AND EXISTS (SELECT 1 FROM pg_catalog.pg_policy p
+                WHERE p.polrelid = 'acmetrace.jobs'::pg_catalog.regclass AND p.polname NOT IN ('cluster_access', 'every_row'))
+$$;
+COMMENT ON FUNCTION acmetrace_internal.jobs_narrowed() IS
+  'True when row-level security shows the current role only some of a cluster''s jobs: a policy on acmetrace.jobs other than the cluster grants applies. The summaries then do not answer for it.';
+
 CREATE FUNCTION acmetrace_internal.summarized(cluster text, occupancy boolean DEFAULT false)
 RETURNS boolean
 LANGUAGE plpgsql STABLE PARALLEL SAFE
 AS $$
 BEGIN
-    -- the summaries hold every job: a reader who may not read them, or
-    -- whom row-level security shows only some jobs, gets the scan
+    -- the summaries hold every job of a cluster: a reader who may not read
+    -- them, or whom a policy shows only some of a cluster's jobs, gets the scan
     IF NOT acmetrace_internal.use_summaries()
-       OR pg_catalog.row_security_active('acmetrace.jobs')
+       OR acmetrace_internal.jobs_narrowed()
        OR NOT pg_catalog.has_table_privilege('acmetrace.summary_clusters', 'SELECT')
        OR NOT pg_catalog.has_table_privilege('acmetrace.summary_groups', 'SELECT')
        OR NOT pg_catalog.has_table_privilege('acmetrace.summary_weeks', 'SELECT')
@@ -781,7 +794,7 @@ BEGIN
 END
 $$;
 COMMENT ON FUNCTION acmetrace_internal.summarized(text, boolean) IS
-  'Whether the analyses answer for cluster (NULL: every cluster) from the summaries: acmetrace.summaries is on, the reader may read them and sees every job (no row-level security on acmetrace.jobs), and each cluster is summarized exactly (with an occupancy, if occupancy).';
+  'Whether the analyses answer for cluster (NULL: every cluster) from the summaries: acmetrace.summaries is on, the reader may read them and sees every job of the clusters it sees (no row-level security policy on acmetrace.jobs but the cluster grants), and each cluster is summarized exactly (with an occupancy, if occupancy).';
 
 -- Thresholds the summary path takes; anything else goes to the scan, which
 -- gives the aggregates' own errors.

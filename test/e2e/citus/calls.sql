@@ -130,6 +130,9 @@ SELECT * FROM acmetrace.v_type_distribution
 SELECT * FROM acmetrace.v_usage_by_group
 SELECT * FROM acmetrace.v_usage_by_user
 SELECT * FROM acmetrace.v_util_histogram
+-- the cluster grants (row-level security; the owner's)
+SELECT acmetrace.grant_cluster('synth', 'public')
+SELECT acmetrace.revoke_cluster('synth', 'public')
 -- changes through the coordinator, then what they changed
 SELECT acmetrace.refresh_summaries('synth')
 SELECT * FROM acmetrace.state_breakdown('synth')
