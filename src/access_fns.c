@@ -1,5 +1,5 @@
 /*
- * access.c: row-level security by cluster (src/install/trace/access.sql).
+ * access_fns.c: row-level security by cluster (src/install/trace/access.sql).
  * The policy of every table keyed by cluster calls cluster_visible per row;
  * it reads the clusters granted to the current role once per query, into
  * fn_extra, so a policy costs a few comparisons per row rather than a query.
