@@ -388,6 +388,21 @@ check_eq "another value for a stored sample: exit 1, the loader's message naming
     "$rc $(grep -c "^acmetrace-sync: fake2: load of prometheus .* failed, nothing loaded: .*fake0-gpu0" <<<"$err") $(grep -c -e awk -e curl <<<"$err") $(last_run "cluster, outcome") $(fingerprint)" \
     "1 1 0 fake2 failed $fp2"
 
+# ---- a loader that is not a superuser, under row-level security by cluster
+q -c "SET client_min_messages = warning" -c "DROP ROLE IF EXISTS e2e_prom_loader" -c "CREATE ROLE e2e_prom_loader LOGIN" \
+  -c "GRANT USAGE ON SCHEMA acmetrace TO e2e_prom_loader" \
+  -c "GRANT SELECT, INSERT, UPDATE, DELETE ON ALL TABLES IN SCHEMA acmetrace TO e2e_prom_loader" \
+  -c "GRANT USAGE ON ALL SEQUENCES IN SCHEMA acmetrace TO e2e_prom_loader" \
+  -c "SELECT acmetrace.grant_cluster('promteam', 'e2e_prom_loader')" >/dev/null
+PGUSER=e2e_prom_loader run team --cluster promteam --no-sacct --prometheus "$PROM_URL" --metrics GPU_UTIL \
+    --prom-since "$(q -c "SELECT now() - interval '1 hour'")"
+check_eq "a loader that is not a superuser syncs from Prometheus: exit 0, an ok run, samples stored" \
+    "$rc $(last_run "cluster, outcome") $(q -c "SELECT sum(n) > 0 FROM acmetrace.utilization_blocks WHERE cluster = 'promteam'")" "0 promteam ok t"
+check_eq "that loader sees its cluster's samples and runs only" \
+    "$(PGUSER=e2e_prom_loader q -c "SELECT string_agg(DISTINCT cluster, ',') FROM acmetrace.utilization_blocks" -c "SELECT string_agg(DISTINCT cluster, ',') FROM acmetrace.sync_runs" | tr '\n' ' ')" \
+    "promteam promteam "
+q -c "SELECT acmetrace.revoke_cluster('promteam', 'e2e_prom_loader')" -c "DROP OWNED BY e2e_prom_loader" -c "DROP ROLE e2e_prom_loader" >/dev/null
+
 # ---- usage
 n=$(q -c "SELECT count(*) FROM acmetrace.sync_runs")
 run no_cluster --no-sacct --prometheus "$PROM_URL"
