@@ -100,30 +100,17 @@ check_eq "B sees no other cluster's row in any of the tables and views with a cl
 # Every public function, aggregate and view: A's analyst in the shared
 # warehouse = the superuser with A's data alone.  (calls.sql's changes run
 # as A's loader; grant_cluster and revoke_cluster are the owner's.)
-any=0; same=0; differ=0
-while IFS= read -r line; do
-    case $line in
-        "-- any order") any=1; continue ;;
-        --*|"") continue ;;
-        *acmetrace.grant_cluster*|*acmetrace.revoke_cluster*) continue ;;
-    esac
-    case $line in *refresh_summaries*|*apply_job_type_rules*|*load_generated*|*drop_cluster*) who=e2e_a_loader ;; *) who=e2e_a_analyst ;; esac
-    a=$(PGDATABASE=$ONE q -c "SET jit = off" -c "$line" 2>&1); b=$(PGDATABASE=$ALL PGUSER=$who q -c "SET jit = off" -c "$line" 2>&1)
-    if [ "$any" = 1 ]; then a=$(sort <<<"$a"); b=$(sort <<<"$b"); fi
-    any=0
-    if [ -z "$a" ] || grep -q '^\(psql:.*\)\?ERROR' <<<"$a"; then
-        bad "the reference gave nothing or an error for: $line: $(head -3 <<<"$a")"
-    elif [ "$a" = "$b" ]; then
-        same=$((same + 1))
-    else
-        differ=$((differ + 1))
-        bad "team A differs from A's data alone: $line"
-        diff <(echo "$a") <(echo "$b") | head -8 | sed 's/^/      /'
-    fi
-done <"$CALLS"
-check_eq "queries of team A's analyst equal those on A's data alone" "$differ" 0
-check_eq "queries compared (calls.sql)" "$((same > 100))" 1
-echo "  ($same queries equal)"
+ref_q() { PGDATABASE=$ONE q -c "SET jit = off" -c "$1"; }
+test_q() {
+    local who=e2e_a_analyst
+    case $1 in *refresh_summaries*|*apply_job_type_rules*|*load_generated*|*drop_cluster*) who=e2e_a_loader ;; esac
+    PGDATABASE=$ALL PGUSER=$who q -c "SET jit = off" -c "$1"
+}
+SKIP_CALLS='acmetrace\.(grant|revoke)_cluster'
+compare_calls "$CALLS" "team A"
+check_eq "queries of team A's analyst equal those on A's data alone" "$CALLS_DIFFER" 0
+check_eq "queries compared (calls.sql)" "$((CALLS_SAME > 100))" 1
+echo "  ($CALLS_SAME queries equal)"
 
 PGDATABASE=$ONE timeout 300 "$ROOT/bin/acmetrace-report" --out "$OUT/report-one.html" >"$OUT/report-one.log" 2>&1 ||
     bad "acmetrace-report on $ONE: $(tail -3 "$OUT/report-one.log")"

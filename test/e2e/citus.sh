@@ -129,26 +129,10 @@ done
 check_eq "calls.sql names every public function, aggregate and view ($(echo $names | wc -w))" "$missing" ""
 
 # The comparison, query by query
-any=0; same=0; differ=0
-while IFS= read -r line; do
-    case $line in
-        "-- any order") any=1; continue ;;
-        --*|"") continue ;;
-    esac
-    a=$(sq -c "SET jit = off" -c "$line" 2>&1); b=$(cq -c "SET jit = off" -c "$line" 2>&1)
-    if [ "$any" = 1 ]; then a=$(sort <<<"$a"); b=$(sort <<<"$b"); fi
-    any=0
-    if [ -z "$a" ] || grep -q '^\(psql:.*\)\?ERROR' <<<"$a"; then
-        bad "one server gave nothing or an error for: $line: $(head -3 <<<"$a")"
-    elif [ "$a" = "$b" ]; then
-        same=$((same + 1))
-    else
-        differ=$((differ + 1))
-        bad "Citus differs from one server: $line"
-        diff <(echo "$a") <(echo "$b") | head -8 | sed 's/^/      /'
-    fi
-done <"$CALLS"
-check_eq "queries equal on Citus and one server" "$differ" 0
+ref_q() { sq -c "SET jit = off" -c "$1"; }
+test_q() { cq -c "SET jit = off" -c "$1"; }
+compare_calls "$CALLS" "Citus"
+check_eq "queries equal on Citus and one server" "$CALLS_DIFFER" 0
 
 # Row-level security by cluster through the coordinator: the policies run on
 # the workers' shards, reading the grants from their reference table.
@@ -159,7 +143,7 @@ check_eq "row-level security on Citus: a team sees its cluster only (jobs, block
     "$(cq -c "SET ROLE e2e_citus_team" -c "SELECT string_agg(DISTINCT cluster, ',') FROM acmetrace.jobs" \
           -c "SELECT string_agg(DISTINCT cluster, ',') FROM acmetrace.utilization_blocks" \
           -c "SELECT string_agg(cluster, ',') FROM acmetrace.cluster_summary()" 2>&1 | tr '\n' ' ')" "synth synth synth "
-echo "  ($same queries equal)"
+echo "  ($CALLS_SAME queries equal)"
 
 # The report, unchanged, on both: the same page but for when and where
 for db in acme single; do

@@ -42,11 +42,9 @@ if [ "${1:-}" != --inner ]; then
 fi
 
 # ---- inside tools/prometheus_server.sh (PROM_URL)
-set -u
-ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
-FIX="$ROOT/test/fixtures"
 OUT=$FAULTS_OUT
-FAILS=0
+E2E_KEEP_OUT=1 . "$(dirname "$0")/lib.sh"
+# every line also into inner.log, which the outer pass reads
 ok()  { echo "  ok: $*" | tee -a "$OUT/inner.log"; }
 bad() { echo "  FAIL: $*" | tee -a "$OUT/inner.log"; FAILS=$((FAILS + 1)); }
 check_eq() { if [ "$2" = "$3" ]; then ok "$1"; else bad "$1: got '$2', want '$3'"; fi; }
@@ -83,7 +81,6 @@ done
 [ -n "$started" ] || { bad "faults: the server did not start: $(tail -3 "$dir/server.log")"; exit 1; }
 export PGHOST=$dir PGPORT=$port PGUSER=postgres PGDATABASE=faults
 unset PGHOSTADDR PGSERVICE PGPASSWORD PGOPTIONS
-q() { psql -X -q -A -t -v ON_ERROR_STOP=1 "$@"; }
 createdb faults && q -c 'CREATE EXTENSION acmetrace' >/dev/null || { bad "faults: cannot create the database"; exit 1; }
 
 # crash: kill -9 the postmaster and every process it started, as a power
@@ -157,18 +154,9 @@ fp() {  # jobs exactly; samples by count and exact sums (cheap on a million samp
                     FROM acmetrace.utilization u WHERE cluster = '$1')"
 }
 EMPTY=$(fp nothing_here)
-summaries_text() {
-    q -c "SELECT md5(string_agg(t, '|' ORDER BY t COLLATE \"C\")) FROM (
-            SELECT 'c ' || (s.cluster, s.jobs, s.occupancy_capacity, s.peak_allocated, s.exact)::text AS t FROM acmetrace.summary_clusters s
-            UNION ALL SELECT 'j ' || s::text FROM acmetrace.summary_jobs s
-            UNION ALL SELECT 'v ' || s::text FROM acmetrace.summary_values s) x"
-}
 # invariants WHAT CLUSTER: the summaries equal a rebuild; no job or sample of the cluster twice
 invariants() {
-    local before
-    before=$(summaries_text)
-    q -c "SELECT acmetrace.refresh_summaries()" >/dev/null
-    check_eq "$1: summaries equal a rebuild" "$(summaries_text)" "$before"
+    check_summaries "$1"
     check_eq "$1: no job or sample stored twice" \
         "$(q -c "SELECT (SELECT count(*) - count(DISTINCT job_id) FROM acmetrace.jobs WHERE cluster = '$2') || ' ' ||
                         (SELECT count(*) - count(DISTINCT (metric, series, ts)) FROM acmetrace.utilization WHERE cluster = '$2')")" "0 0"

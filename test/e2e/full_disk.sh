@@ -38,24 +38,6 @@ leave_free() {
     rm -f "$MNT/filler"
     fallocate -l "$(( ($(avail_kb) - $1) * 1024 ))" "$MNT/filler"
 }
-# every summary table, built_at left out
-summaries_text() {
-    q -c "SELECT md5(string_agg(t, '|' ORDER BY t COLLATE \"C\")) FROM (
-            SELECT 'c ' || (s.cluster, s.jobs, s.occupancy_capacity, s.peak_allocated, s.exact)::text AS t FROM acmetrace.summary_clusters s
-            UNION ALL SELECT 'j ' || s::text FROM acmetrace.summary_jobs s
-            UNION ALL SELECT 'g ' || s::text FROM acmetrace.summary_groups s
-            UNION ALL SELECT 'w ' || s::text FROM acmetrace.summary_weeks s
-            UNION ALL SELECT 'v ' || s::text FROM acmetrace.summary_values s
-            UNION ALL SELECT 'e ' || s::text FROM acmetrace.summary_extents s
-            UNION ALL SELECT 'h ' || s::text FROM acmetrace.summary_hours s
-            UNION ALL SELECT 'd ' || s::text FROM acmetrace.summary_days s
-            UNION ALL SELECT 'u ' || s::text FROM acmetrace.summary_usage s) x"
-}
-check_summaries() {
-    local before; before=$(summaries_text)
-    q -c "SELECT acmetrace.refresh_summaries()" >/dev/null
-    check_eq "$1: summaries equal a rebuild" "$(summaries_text)" "$before"
-}
 # what a load may write: rows of every table it touches, and checksums
 state() {
     q -F ' ' -c "SELECT (SELECT count(*) FROM acmetrace.jobs), (SELECT count(*) FROM acmetrace.clusters),

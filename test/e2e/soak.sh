@@ -187,25 +187,10 @@ util_worker() {  # util_worker NAME
     done
 }
 
-# ---- the invariants, with the workers stopped
-summaries_text() {
-    q -c "SELECT md5(string_agg(t, '|' ORDER BY t COLLATE \"C\")) FROM (
-            SELECT 'c ' || (s.cluster, s.jobs, s.occupancy_capacity, s.peak_allocated, s.exact)::text AS t FROM acmetrace.summary_clusters s
-            UNION ALL SELECT 'j ' || s::text FROM acmetrace.summary_jobs s
-            UNION ALL SELECT 'g ' || s::text FROM acmetrace.summary_groups s
-            UNION ALL SELECT 'w ' || s::text FROM acmetrace.summary_weeks s
-            UNION ALL SELECT 'v ' || s::text FROM acmetrace.summary_values s
-            UNION ALL SELECT 'e ' || s::text FROM acmetrace.summary_extents s
-            UNION ALL SELECT 'h ' || s::text FROM acmetrace.summary_hours s
-            UNION ALL SELECT 'd ' || s::text FROM acmetrace.summary_days s
-            UNION ALL SELECT 'u ' || s::text FROM acmetrace.summary_usage s) x"
-}
 count_ops() { cat "$OUT"/ops.$1.* 2>/dev/null | grep -c "^$2 ${3:-ok}$"; }
 check_round() {  # check_round R
     local r=$1 c g want got before
-    before=$(summaries_text)
-    q -c "SELECT acmetrace.refresh_summaries()" >/dev/null
-    check_eq "round $r: summaries equal a rebuild" "$(summaries_text)" "$before"
+    check_summaries "round $r"
     # each synced cluster: one more sync of its newest file, then exactly its jobs
     got='' want=''
     for c in $CLUSTERS; do
