@@ -46,38 +46,38 @@ static const at_profile profiles[] = {
 		.cpu_state = {0.858, 0.039, 0.103},
 		.cpu_type = {0.00, 0.10, 0.00, 0.00, 0.20, 0.70},
 		.cpu_run_median = 14.5, .cpu_run_sigma = 2.8,
-		.cpu_queue_median = 1.5, .cpu_queue_sigma = 1.5,
+		.cpu_queue_median = 1.7, .cpu_queue_sigma = 1.5,
 		.latency_median = 1.2, .latency_sigma = 0.4,
-		.max_run = 1209604.0, .backfill = true, .sweep_limit = 3, .reserved_nodes = 0, .reserved_priority = 3,
+		.max_run = 1209604.0, .backfill = true, .sweep_limit = 5, .reserved_nodes = 0, .reserved_priority = 3,
 		.team_gpus = {1024, 256, 128, 128, 64, 64, 32}, .nteams = 7, .team_idle = 70000,
-		.users = 400, .first_job_id = 5778432,
+		.users = 400, .campaign_jobs = 100, .size_habit = 0.8, .first_job_id = 5778432,
 		.types = {
-			[AT_TYPE_PRETRAIN] = {.share = 0,
+			[AT_TYPE_PRETRAIN] = {.habit = 0, .share = 0,
 				.size = SIZES(0, 0, 0, 0, 0, 0.05, 0.25, 0.38, 0.25, 0.04, 0.03),
 				.state = {0.30, 0.35, 0.35}, .run_sigma = 1.0,
 				.run_median = {2600, 10700, 20000}, .run_per_doubling = {0, 0, -0.3},
 				.patience = 3600, .batch = 1, .restarts = 20, .priority = 3},
-			[AT_TYPE_EVAL] = {.share = 0.68,
+			[AT_TYPE_EVAL] = {.habit = 0.97, .share = 0.68,
 				.size = SIZES(0.82, 0.04, 0.04, 0.10, 0, 0, 0, 0, 0, 0, 0),
 				.state = {0.53, 0.05, 0.42}, .run_sigma = 2.0,
-				.run_median = {190, 324, 65}, .run_per_doubling = {0.1, 0.1, 0.1},
-				.patience = 1800, .batch = 7, .restarts = 1, .priority = 0},
-			[AT_TYPE_SFT] = {.share = 0.02,
+				.run_median = {171, 292, 59}, .run_per_doubling = {0.1, 0.1, 0.1},
+				.patience = 1800, .batch = 7.5, .restarts = 1, .priority = 0},
+			[AT_TYPE_SFT] = {.habit = 0, .share = 0.02,
 				.size = SIZES(0.10, 0.05, 0.15, 0.45, 0.15, 0.06, 0.03, 0.01, 0, 0, 0),
 				.state = {0.45, 0.12, 0.43}, .run_sigma = 2.0,
 				.run_median = {609, 4560, 400}, .run_per_doubling = {0.1, 0.1, 0},
 				.patience = 3600, .batch = 2, .restarts = 1, .priority = 2},
-			[AT_TYPE_MLLM] = {.share = 0.01,
+			[AT_TYPE_MLLM] = {.habit = 0, .share = 0.01,
 				.size = SIZES(0.10, 0.05, 0.15, 0.40, 0.15, 0.08, 0.04, 0.025, 0.005, 0, 0),
 				.state = {0.45, 0.12, 0.43}, .run_sigma = 2.0,
 				.run_median = {1008, 8172, 888}, .run_per_doubling = {0.1, 0.1, 0},
 				.patience = 3600, .batch = 2, .restarts = 1, .priority = 2},
-			[AT_TYPE_DEBUG] = {.share = 0.14,
+			[AT_TYPE_DEBUG] = {.habit = 0.97, .share = 0.14,
 				.size = SIZES(0.70, 0.05, 0.05, 0.18, 0.01, 0.01, 0, 0, 0, 0, 0),
 				.state = {0.38, 0.16, 0.46}, .run_sigma = 2.0,
 				.run_median = {35, 47, 19}, .run_per_doubling = {0.1, 0.1, 0},
 				.patience = 600, .timeout = 0.0002, .batch = 1, .restarts = 1, .priority = 1},
-			[AT_TYPE_OTHER] = {.share = 0.15,
+			[AT_TYPE_OTHER] = {.habit = 0.97, .share = 0.15,
 				.size = SIZES(0.85, 0.05, 0.05, 0.05, 0, 0, 0, 0, 0, 0, 0),
 				.state = {0.50, 0.05, 0.45}, .run_sigma = 1.5,
 				.run_median = {700, 2400, 160}, .run_per_doubling = {0.1, 0.1, 0},
@@ -93,27 +93,27 @@ static const at_profile profiles[] = {
 		.cpu_type = {0.00, 0.20, 0.00, 0.00, 0.10, 0.70},
 		.cpu_run_median = 22.5, .cpu_run_sigma = 1.8,
 		.cpu_queue_median = 9.5, .cpu_queue_sigma = 2.1,
-		.latency_median = 10.0, .latency_sigma = 0.6,
-		.max_run = 625740.0, .backfill = true, .sweep_limit = 2, .reserved_nodes = 0, .reserved_priority = 3,
-		.team_gpus = {1024, 512, 256}, .nteams = 3, .team_idle = 270000,
-		.users = 150, .first_job_id = 1,
+		.latency_median = 11.0, .latency_sigma = 0.6,
+		.max_run = 625740.0, .backfill = true, .sweep_limit = 3, .reserved_nodes = 0, .reserved_priority = 3,
+		.team_gpus = {1024, 512, 256}, .nteams = 3, .team_idle = 300000,
+		.users = 150, .campaign_jobs = 50, .size_habit = 0.8, .first_job_id = 1,
 		.types = {
-			[AT_TYPE_PRETRAIN] = {.share = 0,
+			[AT_TYPE_PRETRAIN] = {.habit = 0, .share = 0,
 				.size = SIZES(0, 0, 0, 0, 0, 0, 0.05, 0.05, 0.05, 0.80, 0.05),
 				.state = {0.35, 0.35, 0.30}, .run_sigma = 0.6,
 				.run_median = {7600, 15200, 36000}, .run_per_doubling = {0, 0, -0.3},
 				.patience = 3600, .batch = 1, .restarts = 11, .priority = 3},
-			[AT_TYPE_EVAL] = {.share = 0.79,
+			[AT_TYPE_EVAL] = {.habit = 0.6, .share = 0.79,
 				.size = SIZES(0.85, 0.03, 0.04, 0.08, 0, 0, 0, 0, 0, 0, 0),
 				.state = {0.57, 0.03, 0.40}, .run_sigma = 1.6,
 				.run_median = {110, 633, 60}, .run_per_doubling = {0.1, 0.1, 0.1},
-				.patience = 1800, .batch = 4, .restarts = 1, .priority = 0},
-			[AT_TYPE_DEBUG] = {.share = 0.12,
+				.patience = 1800, .batch = 5, .restarts = 1, .priority = 0},
+			[AT_TYPE_DEBUG] = {.habit = 0.6, .share = 0.12,
 				.size = SIZES(0.60, 0.05, 0.05, 0.25, 0.03, 0.02, 0, 0, 0, 0, 0),
 				.state = {0.45, 0.10, 0.45}, .run_sigma = 1.8,
 				.run_median = {136, 916, 183}, .run_per_doubling = {0.1, 0.1, 0},
 				.patience = 600, .timeout = 0.002, .batch = 1, .restarts = 1, .priority = 1},
-			[AT_TYPE_OTHER] = {.share = 0.08,
+			[AT_TYPE_OTHER] = {.habit = 0.6, .share = 0.08,
 				.size = SIZES(0.70, 0.05, 0.05, 0.15, 0.03, 0.02, 0, 0, 0, 0, 0),
 				.state = {0.55, 0.05, 0.40}, .run_sigma = 1.8,
 				.run_median = {305, 2795, 281}, .run_per_doubling = {0.1, 0.1, 0},
@@ -140,16 +140,43 @@ at_profile_by_name(const char *name)
  * drawn from a generator seeded by the first job's id, once to size the
  * scheduler's hold and again, identically, when the run starts.
  */
-#define TAG(user, type, attempts, team) \
-	((uint64_t) (user) | (uint64_t) (type) << 16 | (uint64_t) (attempts) << 20 | (uint64_t) (team) << 28)
+#define TAG(user, type, attempts, team, timeout, lnf) \
+	((uint64_t) (user) | (uint64_t) (type) << 16 | (uint64_t) (attempts) << 20 | (uint64_t) (team) << 28 | \
+	 (uint64_t) (timeout) << 36 | (uint64_t) lnf_code(lnf) << 37)
 #define TAG_TEAM(t) ((int) (((t) >> 28) & 0xff))	/* team + 1, 0: none */
 #define TAG_USER(t) ((int) ((t) & 0xffff))
 #define TAG_TYPE(t) ((int) (((t) >> 16) & 0xf))
 #define TAG_ATTEMPTS(t) ((int) (((t) >> 20) & 0xff))
+#define TAG_TIMEOUT(t) ((bool) (((t) >> 36) & 1))	/* the first attempt runs until the time limit */
+#define TAG_LNF(t) ((double) (((t) >> 37) & 0xfffff) / 4096.0 - 128.0)	/* the campaign's log factor */
 #define MAX_ATTEMPTS 32
 #define MAX_LATENCY 3600.0
 #define BATCH_GAP 3.0
 #define RESTART_GAP 120.0
+
+/* a log factor in 20 bits of a tag: steps of 1/4096, -128 .. 128 */
+static uint32_t
+lnf_code(double lnf)
+{
+	return (uint32_t) fmin(fmax(floor((lnf + 128.0) * 4096.0 + 0.5), 0), 0xfffff);
+}
+
+/*
+ * A user's campaign of one job type: the jobs a user submits of a type
+ * come in campaigns (a sweep of one model's checkpoints, a week of
+ * debugging one program), each with its own run-time factor and its usual
+ * GPU count.  A run's log run time is the type's median for its state and
+ * size, plus the campaign's factor (normal, the between-campaign part of
+ * the type's variance), plus the job's own draw (the rest): the type's
+ * distribution over all jobs is unchanged, and a user's recent jobs of a
+ * type predict the next one, as in Helios's traces.
+ */
+typedef struct campaign
+{
+	int32_t		left;			/* jobs of the campaign still to come */
+	int32_t		k;				/* its usual size: log2 GPUs */
+	double		lnf;			/* its log run-time factor */
+} campaign;
 
 typedef struct attempt
 {
@@ -201,12 +228,32 @@ struct at_generate_jobs
 	double		batch_weight[AT_NTYPES];	/* a GPU arrival's type */
 	int			batch_type;		/* jobs left in the current batch, and their type */
 	int64_t		batch_left;
+	campaign   *campaigns;		/* users x types */
+	double		timeout_due[AT_NTYPES];	/* timeouts owed, a fraction of a job */
+	int64_t		campaigns_begun[AT_NTYPES];
+
+	/*
+	 * A team's attempts, over all its runs, take their states and duration
+	 * draws from one two-dimensional low-discrepancy sequence (golden and
+	 * silver ratios from the team's own start): a handful of teams' runs
+	 * are most of a cluster's GPU time, and drawn at random a Kalos trace's
+	 * GPU time and its split by state swung by a fifth with the seed.  A
+	 * team has one run at a time; team_first is the index of its current
+	 * run's first attempt.
+	 */
+	int64_t		team_first[AT_MAX_TEAMS];
+	int64_t		team_next[AT_MAX_TEAMS];
+	double		team_u0[AT_MAX_TEAMS];
+	double		team_v0[AT_MAX_TEAMS];
+	double		campaign_u0[AT_NTYPES]; /* the start of each type's stratified sequence */
 	bool		finished;
 	bool		held;			/* the job last out began a run that holds GPUs */
 	at_job_hold hold;			/* ... and what it holds */
 };
 
 static bool restart_push(at_generate_jobs *g, restart x);
+static int	draw_attempts(at_rng *r, double a);
+static int	log2_gpus(int32_t gpus);
 
 at_sched_status
 at_generate_jobs_create(at_mem_fn mem, void *ctx, const at_profile *p, int64_t n, uint64_t seed,
@@ -263,6 +310,22 @@ at_generate_jobs_create(at_mem_fn mem, void *ctx, const at_profile *p, int64_t n
 		mem(ctx, g, 0);
 		return st;
 	}
+	g->campaigns = mem(ctx, NULL, sizeof(campaign) * (size_t) (p->users > 0 ? p->users : 1) * AT_NTYPES);
+	if (g->campaigns == NULL)
+	{
+		at_generate_jobs_destroy(g);
+		return AT_SCHED_NOMEM;
+	}
+	for (int t = 0; t < AT_NTYPES; t++)
+	{
+		g->timeout_due[t] = at_rng_uniform(&g->rng);
+		g->campaign_u0[t] = at_rng_uniform(&g->rng);
+	}
+	for (int t = 0; t < p->nteams && t < AT_MAX_TEAMS; t++)
+	{
+		g->team_u0[t] = at_rng_uniform(&g->rng);
+		g->team_v0[t] = at_rng_uniform(&g->rng);
+	}
 	/* the teams start their first runs over the first idle time */
 	for (int t = 0; t < p->nteams; t++)
 	{
@@ -287,6 +350,8 @@ at_generate_jobs_destroy(at_generate_jobs *g)
 	if (g == NULL)
 		return;
 	at_sched_destroy(g->sched);
+	if (g->campaigns != NULL)
+		g->mem(g->ctx, g->campaigns, 0);
 	restart_heap_free(g->mem, g->ctx, &g->restarts);
 	g->mem(g->ctx, g, 0);
 }
@@ -350,12 +415,21 @@ pick_u(const double *w, int n, double u)
 
 /* The attempts of the run whose first job is id: the same for the same (seed, id). */
 static int
-draw_run(at_generate_jobs *g, int t, int k, int64_t id, int attempts, attempt *a, int64_t *hold)
+draw_run(at_generate_jobs *g, uint64_t tag, int k, int64_t id, attempt *a, int64_t *hold)
 {
 	const at_profile *p = g->p;
+	int			t = TAG_TYPE(tag);
+	int			attempts = TAG_ATTEMPTS(tag);
 	const at_type_profile *tp = &p->types[t];
 	at_rng		r;
-	double		u0;
+	double		u0,
+				v0,
+				lnf = TAG_LNF(tag),
+				sigma = tp->run_sigma;
+
+	/* a user's job draws around its campaign; a team's Pretrain runs keep the type's spread */
+	if (TAG_TEAM(tag) == 0)
+		sigma *= sqrt(1 - tp->habit);
 
 	at_rng_seed(&r, g->seed ^ ((uint64_t) id * 0x9e3779b97f4a7c15u));
 	*hold = 0;
@@ -365,15 +439,30 @@ draw_run(at_generate_jobs *g, int t, int k, int64_t id, int attempts, attempt *a
 	 * few long Pretrain runs would otherwise swing the GPU-time split).
 	 */
 	u0 = at_rng_uniform(&r);
+	v0 = at_rng_uniform(&r);
+	if (TAG_TEAM(tag) != 0)
+	{
+		/* a team's attempts continue its sequences: see team_first */
+		int			team = TAG_TEAM(tag) - 1;
+
+		u0 = fmod(g->team_u0[team] + (double) g->team_first[team] * 0.6180339887498949, 1.0);
+		v0 = fmod(g->team_v0[team] + (double) g->team_first[team] * 0.4142135623730951, 1.0);
+	}
 	for (int i = 0; i < attempts; i++)
 	{
 		int			state = pick_u(tp->state, 3, fmod(u0 + i * 0.6180339887498949, 1.0));
-		double		median = tp->run_median[state] * exp(tp->run_per_doubling[state] * k);
-		double		run = fmin(fmax(lognormal(&r, median, tp->run_sigma), 1.0), p->max_run);
+		double		median = tp->run_median[state] * exp(tp->run_per_doubling[state] * k + lnf);
+		double		z = at_rng_normal(&r),
+					run;
+
+		/* a team's attempts take their durations from a sequence too */
+		if (TAG_TEAM(tag) != 0)
+			z = at_normal_quantile(fmin(fmax(fmod(v0 + i * 0.4142135623730951, 1.0), 1e-9), 1 - 1e-9));
+		run = fmin(fmax(median * exp(sigma * z), 1.0), p->max_run);
 
 		a[i].latency = (int64_t) floor(fmin(lognormal(&r, p->latency_median, p->latency_sigma), MAX_LATENCY));
 		a[i].gap = i + 1 < attempts ? 1 + (int64_t) floor(at_rng_exponential(&r, RESTART_GAP)) : 0;
-		if (tp->timeout > 0 && at_rng_uniform(&r) < tp->timeout)
+		if (i == 0 && TAG_TIMEOUT(tag))
 		{
 			/* left running until the time limit */
 			state = AT_STATE_TIMEOUT;
@@ -396,18 +485,72 @@ draw_run(at_generate_jobs *g, int t, int k, int64_t id, int attempts, attempt *a
 	return attempts;
 }
 
+/*
+ * The next job of user's campaign of type t: its size (the campaign's
+ * usual one, or a fresh draw), the campaign's log factor, and whether it
+ * runs until the time limit.  Timeouts are owed at the type's rate and
+ * paid one job at a time, not drawn: a handful of jobs at the time limit
+ * carry a tenth of a cluster's mean run time, and drawing them swung it by
+ * as much from one seed to the next.
+ */
+static void
+campaign_next(at_generate_jobs *g, int user, int t, int *k, double *lnf, bool *timeout)
+{
+	const at_profile *p = g->p;
+	const at_type_profile *tp = &p->types[t];
+	campaign   *c = &g->campaigns[(size_t) user * AT_NTYPES + t];
+
+	if (c->left <= 0)
+	{
+		/*
+		 * A type's campaigns take their factors and sizes from low-discrepancy
+		 * sequences (golden ratio, silver ratio), so that over a trace they
+		 * follow the type's distribution closely: a campaign of 50 long jobs
+		 * moves a Kalos trace's mean run time by a few percent, and drawing
+		 * the factors at random swung it past the tolerance.  The factor's
+		 * quantile stays within 0.01 .. 0.99 (2.3 standard deviations):
+		 * a campaign of jobs a thousand times its type's median held enough
+		 * of Seren to double its mean queue.
+		 */
+		int64_t		i = g->campaigns_begun[t]++;
+
+		c->left = draw_attempts(&g->rng, p->campaign_jobs);
+		c->lnf = tp->run_sigma * sqrt(tp->habit) *
+			at_normal_quantile(0.001 + 0.998 * fmod(g->campaign_u0[t] + (double) i * 0.6180339887498949, 1.0));
+		c->k = pick_u(tp->size, AT_NGPU_SIZES, fmod(g->campaign_u0[t] + (double) i * 0.4142135623730951, 1.0));
+	}
+	c->left--;
+	*k = at_rng_uniform(&g->rng) < p->size_habit ? c->k : at_rng_pick(&g->rng, tp->size, AT_NGPU_SIZES);
+	*lnf = c->lnf;
+	g->timeout_due[t] += tp->timeout;
+	*timeout = g->timeout_due[t] >= 1;
+	if (*timeout)
+		g->timeout_due[t] -= 1;
+}
+
 /* A run of GPU jobs of type t into the scheduler: one hold for all its attempts. */
 static at_sched_status
-gpu_job(at_generate_jobs *g, int t, int user, int64_t id, int64_t submit, int k, int attempts, bool sweep, int team)
+gpu_job(at_generate_jobs *g, int t, int user, int64_t id, int64_t submit, int attempts, bool sweep, int team)
 {
 	const at_type_profile *tp = &g->p->types[t];
 	attempt		a[MAX_ATTEMPTS];
 	at_sched_job sj;
+	int			k;
+	double		lnf = 0;
+	bool		timeout = false;
 
+	if (team >= 0)
+	{
+		k = log2_gpus(g->p->team_gpus[team]);
+		g->team_first[team] = g->team_next[team];
+		g->team_next[team] += attempts;
+	}
+	else
+		campaign_next(g, user, t, &k, &lnf, &timeout);
 	memset(&sj, 0, sizeof sj);
-	draw_run(g, t, k, id, attempts, a, &sj.hold);
+	sj.tag = TAG(user, t, attempts, team + 1, timeout, lnf);
+	draw_run(g, sj.tag, k, id, a, &sj.hold);
 	sj.id = id;
-	sj.tag = TAG(user, t, attempts, team + 1);
 	sj.submit = submit;
 	sj.gpus = 1 << k;
 	sj.priority = tp->priority;
@@ -440,7 +583,7 @@ team_next(at_generate_jobs *g, const at_sched_job *sj, int64_t end)
 		return true;
 	memset(&x, 0, sizeof x);
 	x.team = TAG_TEAM(sj->tag) - 1;
-	x.t = (double) end + 1 + at_rng_exponential(&g->rng, g->p->team_idle);
+	x.t = (double) end + 1 + g->p->team_idle * (0.5 + at_rng_uniform(&g->rng));
 	return restart_push(g, x);
 }
 
@@ -454,7 +597,7 @@ from_sched(at_generate_jobs *g, const at_sched_job *sj, at_job *job)
 	int64_t		hold,
 				end;
 
-	draw_run(g, t, log2_gpus(sj->gpus), sj->id, n, a, &hold);
+	draw_run(g, sj->tag, log2_gpus(sj->gpus), sj->id, a, &hold);
 	memset(job, 0, sizeof(*job));
 	job->job_id = sj->id;
 	job->run = sj->id;
@@ -504,13 +647,22 @@ restart_push(at_generate_jobs *g, restart x)
 	return restart_heap_push(g->mem, g->ctx, &g->restarts, x);
 }
 
-/* Attempts of a run: geometric with mean a (1 when a <= 1), at most MAX_ATTEMPTS. */
+/*
+ * Attempts of a run: uniform on the integers a/2 .. 3a/2 (mean a; 1 when
+ * a <= 1).  Not geometric: a team's GPU time is its runs' lengths over
+ * its cluster's months, and a geometric count (as many runs of 1 attempt
+ * as of 2a) swung a Kalos trace's Pretrain GPU time by a fifth from one
+ * seed to the next.
+ */
 static int
 draw_attempts(at_rng *r, double a)
 {
+	double		lo;
+
 	if (!(a > 1))
 		return 1;
-	return 1 + (int) fmin(floor(log(at_rng_uniform(r)) / log(1 - 1 / a)), MAX_ATTEMPTS - 1);
+	lo = fmax(1, floor(a / 2));
+	return (int) fmin(lo + floor(at_rng_uniform(r) * (2 * a - 2 * lo + 1)), MAX_ATTEMPTS);
 }
 
 bool
@@ -553,7 +705,7 @@ at_generate_jobs_next(at_generate_jobs *g, at_job *job, at_sched_status *status)
 			g->batch_left--;
 			g->last_submit += at_rng_exponential(r, BATCH_GAP);
 			if ((*status = gpu_job(g, g->batch_type, g->batch_user, id, (int64_t) g->last_submit,
-								   at_rng_pick(r, p->types[g->batch_type].size, AT_NGPU_SIZES), 1, true, -1)) != AT_SCHED_OK)
+								   1, true, -1)) != AT_SCHED_OK)
 				return false;
 			continue;
 		}
@@ -576,8 +728,9 @@ at_generate_jobs_next(at_generate_jobs *g, at_job *job, at_sched_status *status)
 
 				if (x.t > g->last_submit)
 					g->last_submit = x.t;
-				if ((*status = gpu_job(g, AT_TYPE_PRETRAIN, x.team, id, (int64_t) g->last_submit,
-									   log2_gpus(p->team_gpus[x.team]), attempts, false, x.team)) != AT_SCHED_OK)
+				/* a team submits as its own user, after the individual users */
+				if ((*status = gpu_job(g, AT_TYPE_PRETRAIN, p->users + x.team, id, (int64_t) g->last_submit,
+									   attempts, false, x.team)) != AT_SCHED_OK)
 					return false;
 				continue;
 			}
@@ -641,7 +794,7 @@ at_generate_jobs_next(at_generate_jobs *g, at_job *job, at_sched_status *status)
 			/* geometric with mean a: the attempts of the run */
 			attempts = draw_attempts(r, a);
 			if ((*status = gpu_job(g, g->batch_type, user, id, (int64_t) t,
-								   at_rng_pick(r, tp->size, AT_NGPU_SIZES), attempts, tp->batch > 1, -1)) != AT_SCHED_OK)
+								   attempts, tp->batch > 1, -1)) != AT_SCHED_OK)
 				return false;
 		}
 	}

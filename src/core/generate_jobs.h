@@ -40,6 +40,7 @@ extern const char *const at_state_names[AT_NSTATES];
 typedef struct at_type_profile
 {
 	double		share;			/* of GPU jobs, by count */
+	double		habit;			/* share of the log-run variance between a user's campaigns (0 .. 1) */
 	double		size[AT_NGPU_SIZES];	/* weights of 1, 2, 4, ... 1024 GPUs */
 	double		state[3];		/* completed, cancelled, failed: by count */
 	double		run_median[3];	/* seconds on 1 GPU: completed, cancelled, failed */
@@ -79,7 +80,9 @@ typedef struct at_profile
 	int			team_gpus[AT_MAX_TEAMS];	/* training teams: each runs Pretrain runs of this size, one after another */
 	int			nteams;
 	double		team_idle;		/* mean seconds a team's nodes are free between two runs */
-	int			users;
+	int			users;			/* individual users; each team submits as one more */
+	double		campaign_jobs;	/* mean jobs of a user's campaign of one type */
+	double		size_habit;		/* share of a campaign's jobs at its usual GPU count */
 	int64_t		first_job_id;
 	at_type_profile types[AT_NTYPES];
 } at_profile;

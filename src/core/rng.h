@@ -19,4 +19,7 @@ extern double at_rng_normal(at_rng *r);		/* standard normal */
 extern double at_rng_exponential(at_rng *r, double mean);
 extern int	at_rng_pick(at_rng *r, const double *weights, int n);	/* index by weight */
 
+/* The standard normal's quantile at p in (0, 1); -/+HUGE_VAL at 0 and 1, NaN outside. */
+extern double at_normal_quantile(double p);
+
 #endif

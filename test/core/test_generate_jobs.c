@@ -274,6 +274,105 @@ check_cluster(const char *cluster, long n, int big)
 	free(jobs);
 }
 
+/*
+ * Users' habits (issue 38): a user's jobs of a type come in campaigns that
+ * cluster in run time and GPU count; teams submit Pretrain as users of
+ * their own and hold most of the GPU time; the jobs at the time limit come
+ * at the type's rate, not by chance.
+ */
+static void
+check_habits(const char *cluster, long n, double gap_ratio, double size_share)
+{
+	const at_profile *p = at_profile_by_name(cluster);
+	tracked		t = {0};
+	at_job	   *jobs = generate(cluster, n, 11, &t);
+	long	   *last = malloc(sizeof(long) * (size_t) (p->users + p->nteams) * AT_NTYPES);
+	double	   *same = malloc(sizeof(double) * (size_t) n),
+			   *other = malloc(sizeof(double) * (size_t) n),
+				gt_users[1024] = {0},
+				gt_all = 0,
+				gt_teams = 0;
+	long		ns = 0,
+				no = 0,
+				prev_type_job[AT_NTYPES],
+				size_same = 0,
+				size_pairs = 0,
+				team_ok = 1,
+				at_limit = 0,
+				limit_jobs = 0;
+	double		limit_due = 0,
+				ms,
+				mo;
+
+	qsort(jobs, (size_t) n, sizeof(at_job), cmp_id);
+	for (long i = 0; i < (long) (p->users + p->nteams) * AT_NTYPES; i++)
+		last[i] = -1;
+	for (int ty = 0; ty < AT_NTYPES; ty++)
+		prev_type_job[ty] = -1;
+	for (long i = 0; i < n; i++)
+	{
+		at_job	   *j = &jobs[i];
+		long	   *lu;
+
+		if (j->gpu_num == 0 || j->user < 0 || j->user >= p->users + p->nteams)
+			continue;
+		if (j->start >= 0)
+		{
+			gt_all += run_of(j) * j->gpu_num;
+			if (j->user < 1024)
+				gt_users[j->user] += run_of(j) * j->gpu_num;
+			if (j->user >= p->users)
+				gt_teams += run_of(j) * j->gpu_num;
+		}
+		/* teams are the only Pretrain submitters, each at its own size */
+		if ((j->type == AT_TYPE_PRETRAIN) != (j->user >= p->users) ||
+			(j->user >= p->users && j->gpu_num != p->team_gpus[j->user - p->users]))
+			team_ok = 0;
+		if (j->type == AT_TYPE_DEBUG || j->type == AT_TYPE_OTHER)
+		{
+			limit_jobs++;
+			limit_due += p->types[j->type].timeout;
+			at_limit += j->start >= 0 && run_of(j) == p->max_run;
+		}
+		if (j->type != AT_TYPE_EVAL && j->type != AT_TYPE_DEBUG)
+			continue;
+		lu = &last[(long) j->user * AT_NTYPES + j->type];
+		if (*lu >= 0 && j->type == AT_TYPE_DEBUG)
+		{
+			size_pairs++;
+			size_same += jobs[*lu].gpu_num == j->gpu_num;
+		}
+		/* Eval: the log run-time gap to the user's last Eval job, and to the last Eval job of another user */
+		if (j->type == AT_TYPE_EVAL && j->start >= 0)
+		{
+			if (*lu >= 0 && jobs[*lu].start >= 0)
+				same[ns++] = fabs(log(fmax(run_of(j), 1)) - log(fmax(run_of(&jobs[*lu]), 1)));
+			if (prev_type_job[j->type] >= 0 && jobs[prev_type_job[j->type]].user != j->user &&
+				jobs[prev_type_job[j->type]].start >= 0)
+				other[no++] = fabs(log(fmax(run_of(j), 1)) - log(fmax(run_of(&jobs[prev_type_job[j->type]]), 1)));
+			prev_type_job[j->type] = i;
+		}
+		*lu = i;
+	}
+	ms = median(same, ns);
+	mo = median(other, no);
+	CHECK(ns > 1000 && no > 1000 && ms < gap_ratio * mo,
+		  "%s: a user's consecutive Eval jobs differ by %.2f in log run time (median), jobs of two users by %.2f (under %.1f of it)",
+		  cluster, ms, mo, gap_ratio);
+	CHECK(size_pairs > 1000 && (double) size_same / size_pairs > size_share,
+		  "%s: %.0f%% of a user's consecutive Debug jobs have the same GPU count (over %.0f%%)", cluster,
+		  100.0 * size_same / size_pairs, 100 * size_share);
+	CHECK(team_ok && gt_teams > 0.6 * gt_all,
+		  "%s: Pretrain comes from the %d teams, each at its size, as users of their own, with %.0f%% of the GPU time",
+		  cluster, p->nteams, 100 * gt_teams / gt_all);
+	CHECK(fabs(at_limit - limit_due) <= 2,
+		  "%s: %ld Debug and Other jobs at the time limit, %.1f due at the types' rates", cluster, at_limit, limit_due);
+	free(jobs);
+	free(last);
+	free(same);
+	free(other);
+}
+
 void
 test_generate_jobs(void)
 {
@@ -340,4 +439,7 @@ test_generate_jobs(void)
 	}
 	check_cluster("seren", 1031550, 64);
 	check_cluster("kalos", 62413, 256);
+	/* Seren's Eval campaigns hold 97% of the log-run variance, Kalos's 60% */
+	check_habits("seren", 300000, 0.5, 0.75);
+	check_habits("kalos", 62413, 0.8, 0.7);
 }

@@ -81,9 +81,36 @@ test_distributions(void)
 		  "pick by weight: zero weights never, 3:1 as %ld:%ld", picks[1], picks[3]);
 }
 
+/* at_normal_quantile against known values and as the inverse of the normal CDF */
+static void
+test_normal_quantile(void)
+{
+	double		worst = 0;
+
+	CHECK(at_normal_quantile(0.5) == 0 || fabs(at_normal_quantile(0.5)) < 1e-15, "quantile at 0.5 is 0: %.3g",
+		  at_normal_quantile(0.5));
+	CHECK(fabs(at_normal_quantile(0.975) - 1.959963984540054) < 1e-12 &&
+		  fabs(at_normal_quantile(0.001) + 3.090232306167814) < 1e-12,
+		  "quantiles at 0.975 and 0.001: %.15f, %.15f", at_normal_quantile(0.975), at_normal_quantile(0.001));
+	for (int i = 1; i < 10000; i++)
+	{
+		double		p = i / 10000.0,
+					x = at_normal_quantile(p),
+					back = 0.5 * erfc(-x / sqrt(2));
+
+		if (fabs(back - p) > worst)
+			worst = fabs(back - p);
+	}
+	CHECK(worst < 1e-14, "CDF(quantile(p)) = p over 1e-4 .. 0.9999: largest error %.3g", worst);
+	CHECK(isinf(at_normal_quantile(0)) && at_normal_quantile(0) < 0 && isinf(at_normal_quantile(1)) &&
+		  isnan(at_normal_quantile(-0.1)) && isnan(at_normal_quantile(NAN)) && isnan(at_normal_quantile(1.5)),
+		  "quantile at 0, 1 and outside [0, 1]: -inf, inf, NaN");
+}
+
 void
 test_rng(void)
 {
 	test_streams();
 	test_distributions();
+	test_normal_quantile();
 }

@@ -1,14 +1,16 @@
 #!/usr/bin/env bash
 # The synthetic traces reproduce the published summary and findings:
-#  - tools/calibrate_generator.sh: cluster_summary() of a generated Seren
-#    trace (seed 1) and the median of five Kalos traces (seeds 1 to 5) at
-#    the published sizes within tolerance of every
+#  - tools/calibrate_generator.sh 1: cluster_summary() of the generated
+#    Seren and Kalos traces of seed 1 at the published sizes within tolerance of every
 #    column of the published rows (test/fixtures/acme_cluster_summary.csv,
 #    nothing typed here);
 #  - in the generated Seren: Eval waits longer than Pretrain in the upper
 #    occupancy bins and over 100 s on average, Pretrain's cancelled share by
 #    GPU time is above Eval's by at least 0.2, and the per-type duration CDFs
-#    are distinct lines.
+#    are distinct lines;
+#  - users' habits make run times predictable: on that trace (split at the
+#    median submit time) the history predictor and the boosted trees are
+#    each at least 15 points of "within 2x" above the per-type median.
 . "$(dirname "$0")/lib.sh"
 SEED=1
 if bash "$ROOT/tools/calibrate_generator.sh" "$SEED" >"$OUT/calibration.txt" 2>&1; then
@@ -45,4 +47,10 @@ check_eq "pairs of job types whose duration CDFs stay within 10 points everywher
                               WHERE x.type = p.ta AND y.type = p.tb) m ON true
                CROSS JOIN LATERAL (SELECT p.ta AS type) a CROSS JOIN LATERAL (SELECT p.tb AS type) b
               WHERE m.d < 10")" ""
+split=$(q -c "SELECT percentile_disc(0.5) WITHIN GROUP (ORDER BY submit_time) FROM acmetrace.jobs WHERE cluster = 'seren' AND gpu_num > 0")
+q -c "CREATE TABLE pe AS SELECT * FROM acmetrace.prediction_error('seren', '$split'::timestamptz, methods => '{history,gbdt}') WHERE type = 'all'" >/dev/null
+within=$(q -c "SELECT string_agg(method || ' ' || within_2x_pct || '%', ', ' ORDER BY method) FROM pe")
+check_eq "history and gbdt each 15 points or more of within 2x above the type median ($within)" \
+    "$(q -c "SELECT count(*) FROM pe p, pe t WHERE t.method = 'type median' AND p.method IN ('history', 'gbdt')
+              AND p.within_2x_pct >= t.within_2x_pct + 15")" 2
 finish

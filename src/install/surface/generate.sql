@@ -5,7 +5,7 @@ RETURNS SETOF acmetrace.trace_seren
 AS 'MODULE_PATHNAME', 'acmetrace_generate_jobs'
 LANGUAGE C STRICT VOLATILE PARALLEL SAFE ROWS 1000;
 COMMENT ON FUNCTION acmetrace.generate_jobs(text, integer, integer) IS
-  'n synthetic jobs in the trace_seren.csv shape calibrated to the published seren or kalos summary, each job type with its own behaviour, placed by a priority scheduler with gang allocation and backfill; the same seed gives the same rows.';
+  'n synthetic jobs in the trace_seren.csv shape calibrated to the published seren or kalos summary over many seeds, from users whose jobs of a type come in campaigns of similar run times and sizes, each job type with its own behaviour, placed by a priority scheduler with gang allocation and backfill; the same seed gives the same rows.';
 
 CREATE FUNCTION acmetrace.generate_util(series integer, samples integer, seed integer DEFAULT 1,
                                         start timestamptz DEFAULT '2023-07-01 00:00:00+00',
