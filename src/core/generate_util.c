@@ -195,6 +195,8 @@ texture_init(at_util_gen *g, const char *metric)
 	if (compute_metric(metric))
 	{
 		g->noise = AT_UTIL_NOISE;
+		g->mix_z = sqrt(1.0 - AT_UTIL_NOISE);
+		g->mix_w = sqrt(AT_UTIL_NOISE);
 		/* dips need idle time to give up: never more than half of it */
 		if (share < g->p_idle / 2)
 		{
@@ -327,7 +329,7 @@ ar_step(at_util_gen *g, double z, double c, double *w)
 static double
 part_value(const at_util_gen *g, double z, double w, int busy)
 {
-	double		x = g->noise > 0 ? sqrt(1.0 - g->noise) * z + sqrt(g->noise) * w : z;
+	double		x = g->noise > 0 ? g->mix_z * z + g->mix_w * w : z;
 	double		u = 0.5 * erfc(-x / sqrt(2.0));
 
 	return at_util_quantile_at(g->q, busy ? g->p_idle + u * (1.0 - g->p_idle) : u * g->p_idle);

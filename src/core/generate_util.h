@@ -112,6 +112,8 @@ typedef struct at_util_gen
 	uint64_t	seed;
 	/* texture: all 0 for the per-server metrics and --iid */
 	double		noise;			/* AT_UTIL_NOISE, or 0 */
+	double		mix_z,
+				mix_w;			/* latent = mix_z * AR(1) + mix_w * noise */
 	double		dip_log;		/* log(1 - P(a busy sample starts a dip)), 0: no dips */
 	double		dip_share;		/* expected share of busy-state samples in dips */
 	double		touch_log;		/* log(1 - AT_UTIL_TOUCH), 0: no small idle readings */
