@@ -12,9 +12,10 @@
  * With --jobs N the columns are the GPUs of the cluster running the jobs
  * of acmetrace.generate_jobs(cluster, N, seed): a GPU is busy only while
  * one of them runs on it (acmetrace.generate_placement names its GPUs).
- * With --iid every value is drawn independently from the metric's
- * published distribution (no idle/busy runs, no texture): the worst case
- * of the samples codec, in the same layout.
+ * Both have the texture of doc/generator.md (dips, per-sample noise, small
+ * idle readings).  With --iid every value is drawn independently from the
+ * metric's published distribution (no idle/busy runs, no texture): the
+ * worst case of the samples codec, in the same layout.
  */
 #include <errno.h>
 #include <getopt.h>
@@ -162,8 +163,8 @@ source_open(source *src, const char *cluster, const char *metric, long long seri
 			die("--jobs writes per-GPU metrics: GPU_UTIL, SM_ACTIVE, SM_OCCUPANCY, FB_USED", metric);
 		if (rc != 0)
 			die("cannot place the jobs", at_sched_status_text(st));
-		fprintf(stderr, "acmetrace-genutil: jobs run on %.3f of the GPU-samples, busy %.3f of that time\n",
-				at_util_trace_running(src->trace), at_util_trace_busy(src->trace));
+		fprintf(stderr, "acmetrace-genutil: jobs run on %.3f of the GPU-samples, computing %.3f of that time, %.3f of it in dips\n",
+				at_util_trace_running(src->trace), at_util_trace_busy(src->trace), at_util_trace_dip_share(src->trace));
 		return;
 	}
 	src->st = calloc((size_t) series, sizeof *src->st);
