@@ -232,8 +232,9 @@ tex_check(const char *what, const tex_stats *x, double dip_share, int dips, int 
 	{
 		CHECK(fabs(share / dip_share - 1) < 0.1, "%s: %.4f of busy samples in dips, documented rates give %.4f",
 			  what, share, dip_share);
-		CHECK(fabs(x->dips[0] / want[0] - 1) < 0.1, "%s: %zu one-sample dips (data loading), %.0f expected",
-			  what, x->dips[0], want[0]);
+		/* in a trace's window, a job's first or last sample may read idle too (its start, its end) */
+		CHECK(fabs(x->dips[0] / want[0] - 1) < (dip_rates ? 0.1 : 0.2),
+			  "%s: %zu one-sample dips (data loading), %.0f expected", what, x->dips[0], want[0]);
 		if (dip_rates)
 		{
 			CHECK(fabs(x->dips[1] / want[1] - 1) < 0.15, "%s: %zu dips of 2 to 8 samples (checkpoints), %.0f expected",

@@ -350,10 +350,14 @@ test_placement(void)
 	check_profile("kalos", 20000, 1);
 	check_until();
 	check_nomem();
-	/* two hours when the jobs run on 81% of the GPUs (some running time idle), and ... */
-	check_util("seren", 40000, at_profile_by_name("seren")->epoch + 3 * 86400 + 8 * 3600, 480);
-	/* ... one hour when on 74% of Kalos's (all of it busy) */
-	check_util("kalos", 20000, at_profile_by_name("kalos")->epoch + 5 * 86400, 240);
+	/* two hours when the jobs run on 83% of the GPUs (some running time idle), and ... */
+	check_util("seren", 40000, at_profile_by_name("seren")->epoch + 34 * 3600, 480);
+	/*
+	 * ... ten hours when on 63% of Kalos's (all of it busy but the dips:
+	 * long, as a 1024-GPU job's evaluation pause is a tenth of an hour's
+	 * samples)
+	 */
+	check_util("kalos", 20000, at_profile_by_name("kalos")->epoch + 94 * 3600, 2400);
 
 	rc = at_util_trace_create(tap_mem, NULL, at_profile_by_name("seren"), 10, 1, "NODE_CPU_UTILIZATION",
 							  0, 15, 1, 0, &u, &st);
