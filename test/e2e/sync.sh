@@ -234,12 +234,16 @@ run sacct_after_failures --quiet --cluster prod --sacct "$OUT/bin/sacct"
 check_eq "after failed runs the window still starts at the last ok run's end minus 5 min" \
     "$rc $(q -c "SELECT ('$end2' || '+00')::timestamptz - interval '5 min' = ('$(arg starttime)' || '+00')::timestamptz")" "0 t"
 
-# two sacct syncs at once: the second's window is taken after the first commits
+# two sacct syncs at once: the second's window is taken after the first
+# commits.  "Second" by finishing order: each run's row (and run_id) is
+# written before it waits for the cluster's lock, so either may load first.
 two_at_once concurrent_sacct --quiet --cluster prod --sacct "$OUT/bin/sacct"
 check_eq "two sacct syncs at once: the second window starts 5 min before the first's end" \
-    "$(q -c "SELECT a.window_end - interval '5 min' = b.window_start AND a.outcome = 'ok' AND b.outcome = 'ok'
-               FROM acmetrace.sync_runs a JOIN acmetrace.sync_runs b ON b.run_id = a.run_id + 1
-              WHERE b.run_id = (SELECT max(run_id) FROM acmetrace.sync_runs)")" t
+    "$(q -c "WITH two AS (SELECT * FROM acmetrace.sync_runs ORDER BY run_id DESC LIMIT 2),
+                   a AS (SELECT * FROM two ORDER BY finished_at LIMIT 1),
+                   b AS (SELECT * FROM two ORDER BY finished_at DESC LIMIT 1)
+              SELECT a.window_end - interval '5 min' = b.window_start AND a.outcome = 'ok' AND b.outcome = 'ok'
+                FROM a, b")" t
 
 # a first sacct sync of a cluster without --since pulls the last day; the
 # cluster's name comes from sacctmgr when Slurm knows one
